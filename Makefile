@@ -1,0 +1,148 @@
+# rcssserver (shared-memory edition) -- top-level build.
+#   make            build every program into $(BUILD)/bin
+#   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
+#   make run        install missing packages, build, start a server with a demo match
+#   make bench      print timing figures (scripts/bench*)
+#   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
+#   make install    PREFIX=/usr/local DESTDIR=
+# Variables: BUILD=dir (default build), SAN=1 (ASan+UBSan), CC.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= gcc
+FUZZ_SECONDS ?= 20
+
+PKGS     := libevent libevent_pthreads jansson zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP \
+           -Icommon -Ishm $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lrt -lm -pthread
+
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+COMMON_SRC := $(wildcard common/*.c)
+SHM_SRC    := $(wildcard shm/*.c)
+SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
+NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
+MGW_SRC    := $(filter-out monitorgw/mgw_main.c, $(wildcard monitorgw/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIBCOMMON := $(BUILD)/lib/libcommon.a
+LIBSHM    := $(BUILD)/lib/libshm.a
+LIBSIM    := $(BUILD)/lib/libsim.a
+LIBNETGW  := $(BUILD)/lib/libnetgw.a
+LIBMGW    := $(BUILD)/lib/libmgw.a
+
+PROGS := $(BUILD)/bin/rcssserver $(BUILD)/bin/rcss-netgw $(BUILD)/bin/rcss-monitorgw
+TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
+
+# unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
+UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
+UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUILD)/test/unit_$(d)))
+E2E_BIN   := $(BUILD)/test/e2e
+E2E_SRC   := $(wildcard test/e2e/*.c)
+
+.PHONY: all test unit e2e check-sanitize run bench fuzz install clean deps common shm sim netgw monitorgw tools
+
+all: $(PROGS) $(TOOLS)
+
+common: $(LIBCOMMON)
+shm: $(LIBSHM)
+sim: $(BUILD)/bin/rcssserver
+netgw: $(BUILD)/bin/rcss-netgw
+monitorgw: $(BUILD)/bin/rcss-monitorgw
+tools: $(TOOLS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+$(LIBSHM): $(call obj,$(SHM_SRC))
+$(LIBSIM): $(call obj,$(SIM_SRC))
+$(LIBNETGW): $(call obj,$(NETGW_SRC))
+$(LIBMGW): $(call obj,$(MGW_SRC))
+$(BUILD)/lib/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(PROGS):
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# a unit test binary links its directory's library (if any) plus shm and common
+testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW))))
+.SECONDEXPANSION:
+$(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*) $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+$(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+deps:
+	@scripts/install-deps.sh
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2; done
+
+e2e: $(PROGS) $(TOOLS) $(E2E_BIN)
+	@echo "== $(E2E_BIN)"; RCSS_BIN_DIR=$(abspath $(BUILD)/bin) $(E2E_BIN) --jobs 1
+
+# The README's test command: deps, then the normal build's tests, then the same under
+# ASan+UBSan in a separate build directory.
+test: deps
+	$(MAKE) all unit e2e
+	$(MAKE) BUILD=$(BUILD)-san SAN=1 all unit e2e
+	$(MAKE) conf-check
+
+conf-check:
+	@scripts/check-units.sh
+
+run: deps
+	$(MAKE) all
+	scripts/demo.sh $(BUILD)/bin
+
+bench: deps
+	$(MAKE) all
+	scripts/bench-clock.sh $(BUILD)/bin
+
+FUZZ_SRC := $(wildcard test/fuzz/fuzz_*.c)
+fuzz: deps
+	@mkdir -p $(BUILD)-fuzz
+	@set -e; for f in $(FUZZ_SRC); do \
+	  n=$$(basename $$f .c); \
+	  clang -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Ishm -fsanitize=fuzzer,address,undefined \
+	    -o $(BUILD)-fuzz/$$n $$f $(COMMON_SRC) $(SHM_SRC) $(SIM_SRC) $(NETGW_SRC) $(MGW_SRC) $(PKG_CFLAGS) $(PKG_LIBS) -lrt -lm -pthread; \
+	  mkdir -p $(BUILD)-fuzz/corpus-$$n; \
+	  echo "== $$n ($(FUZZ_SECONDS) s)"; \
+	  $(BUILD)-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)-fuzz/corpus-$$n test/fuzz/seeds 2>&1 | tail -n 3; \
+	done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
+	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -m 644 conf/systemd/* $(DESTDIR)$(PREFIX)/lib/systemd/system/
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,54 @@
+/* conf.h -- configuration values: defaults, server.conf/player.conf files and the command
+ * line, with the reference's syntax (module::name = value, -/-- prefixes, include = FILE,
+ * comments # // and C-style). Fills an error buffer; never logs, never exits. */
+#ifndef RCSS_CONF_H
+#define RCSS_CONF_H
+
+#include <stddef.h>
+#include "params.h"
+
+#define CONF_STR_LEN 256
+#define CONF_ERR_LEN 512
+
+typedef struct conf {
+    double num[PARAM_COUNT];              /* INT, BOOL (0/1) and REAL values */
+    char   str[PARAM_COUNT][CONF_STR_LEN]; /* STR values ("" for others) */
+} conf_t;
+
+/* Every parameter at its default. */
+void conf_defaults(conf_t *c);
+
+/* Parse configuration text (file contents or joined argv). base_dir resolves relative
+ * include = FILE paths (NULL: current directory). Returns 0, or -1 with err filled
+ * ("line 3: 'server' has no parameter called 'foo'"). Warnings (int given to bool, real
+ * truncated to int) go to warn if non-NULL, one per line. */
+int conf_parse_text(conf_t *c, const char *text, const char *origin, const char *base_dir,
+                    char *err, size_t errlen, char *warn, size_t warnlen);
+
+/* Parse one file; a missing file is not an error when optional is set. */
+int conf_parse_file(conf_t *c, const char *path, int optional, char *err, size_t errlen);
+
+/* The whole startup sequence: defaults, then $RCSS_CONF_DIR (or ~/.rcssserver)
+ * server.conf and player.conf if present, then argv[1..] joined with spaces.
+ * Returns 0; 1 if help was asked (usage text in err); -1 on error. */
+int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen);
+
+/* Set one parameter from text, with the same coercions as the parser. */
+int conf_set(conf_t *c, const char *module, const char *name, const char *value,
+             char *err, size_t errlen);
+
+/* Accessors. */
+static inline double conf_real(const conf_t *c, param_id_t id) { return c->num[id]; }
+static inline int    conf_int(const conf_t *c, param_id_t id)  { return (int)c->num[id]; }
+static inline int    conf_bool(const conf_t *c, param_id_t id) { return c->num[id] != 0.0; }
+static inline const char *conf_str(const conf_t *c, param_id_t id) { return c->str[id]; }
+
+/* Write a value as the reference prints it: ints plain, bools 0/1 (or true/false when
+ * json), reals %g-style (6 significant digits, no trailing zeros), strings double
+ * quoted. Returns the number of chars written (snprintf semantics). */
+int conf_format_value(const conf_t *c, param_id_t id, int json, char *buf, size_t len);
+
+/* "server::help"-style listing of every parameter with type and value. */
+void conf_write_help(const conf_t *c, const char *module, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,89 @@
+/* shm.h -- operations on the shared region of shm_layout.h: create/attach/verify/unlink
+ * (shm_region.c), snapshot seqlock ring and event ring (shm_ring.c), single-producer /
+ * single-consumer command, control and monitor-request rings (shm_queue.c), semaphores
+ * and the robust client-table lock (shm_sem.c). Never logs: errors go to err buffers. */
+#ifndef RCSS_SHM_H
+#define RCSS_SHM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "shm_layout.h"
+
+#define SHM_ERR_LEN 256
+
+/* ---- region (shm_region.c) ---- */
+typedef struct shm_handle {
+    shm_region_sh_t *r;        /* mapped region */
+    size_t           size;
+    char             name[SHM_NAME_LEN];
+    int              owner;    /* 1 if this process created it (sim) */
+} shm_handle_t;
+
+/* Default object name for a server on this player port: "/rcssserver-<port>". */
+void shm_default_name(int port, char *buf, size_t len);
+
+/* Create (or re-create, replacing a stale region of the same name) and zero the region,
+ * initialise header, semaphores and the robust table lock. 0 or -1 with err. */
+int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errlen);
+
+/* Map an existing region; refuses with one line in err on a wrong magic, layout version,
+ * size or parameter table ("shm /rcssserver-6000: layout version 2, expected 1"). */
+int shm_region_attach(shm_handle_t *h, const char *name, char *err, size_t errlen);
+
+/* Check a mapped header (used by attach; exposed for tests). */
+int shm_region_verify(const shm_region_sh_t *r, size_t mapped, const char *name,
+                      char *err, size_t errlen);
+
+void shm_region_detach(shm_handle_t *h);
+/* Unmap and shm_unlink (sim only). */
+void shm_region_destroy(shm_handle_t *h);
+
+/* ---- snapshots (shm_ring.c) ---- */
+/* Writer: returns the slot for the next publish and marks it being written. */
+shm_snapshot_sh_t *shm_snap_begin(shm_region_sh_t *r);
+/* Writer: completes the slot from shm_snap_begin and makes it the newest. */
+void shm_snap_publish(shm_region_sh_t *r, shm_snapshot_sh_t *s);
+/* Reader: copy the newest complete snapshot into out. Returns its publish number
+ * (hdr.published at the time), 0 if nothing was published yet. */
+uint64_t shm_snap_read_latest(const shm_region_sh_t *r, shm_snapshot_sh_t *out);
+/* Reader: copy snapshot number n (1-based publish number). 0 ok; -1 if it was already
+ * overwritten (reader more than K behind: caller counts a reset and jumps to the newest),
+ * or not yet published. */
+int shm_snap_read(const shm_region_sh_t *r, uint64_t n, shm_snapshot_sh_t *out);
+
+/* ---- events (shm_ring.c) ---- */
+/* Writer (sim): append one event; returns its sequence number. */
+uint64_t shm_event_push(shm_region_sh_t *r, const shm_event_sh_t *ev);
+/* Reader: copy event seq into out. 0 ok; 1 not written yet; -1 overwritten (reader too
+ * slow: skip to shm_event_head - SHM_EVENT_SLOTS/2 and count a reset). */
+int shm_event_read(const shm_region_sh_t *r, uint64_t seq, shm_event_sh_t *out);
+uint64_t shm_event_head(const shm_region_sh_t *r);
+
+/* ---- rings of shm_cmd_sh_t (shm_queue.c) ---- */
+/* Producer: append; -1 (and dropped++) if full. */
+int shm_cmd_push(shm_cmd_ring_sh_t *q, const shm_cmd_sh_t *c);
+/* Consumer: pop into out; 0 ok, -1 empty. */
+int shm_cmd_pop(shm_cmd_ring_sh_t *q, shm_cmd_sh_t *out);
+/* Consumer: drop everything queued (a new connection in the slot). */
+void shm_cmd_clear(shm_cmd_ring_sh_t *q);
+int shm_ctrl_push(shm_ctrl_ring_sh_t *q, const shm_cmd_sh_t *c);
+int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
+int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);
+int shm_monreq_pop(shm_monreq_ring_sh_t *q, shm_monreq_sh_t *out);
+
+/* ---- semaphores and lock (shm_sem.c) ---- */
+/* Post a semaphore (never blocks). */
+void shm_sem_post(sem_t *s);
+/* Wait up to timeout_ms (EINTR retried). 0 taken, 1 timed out, -1 error. */
+int shm_sem_timedwait(sem_t *s, int timeout_ms);
+/* Take every pending post without waiting; returns how many. */
+int shm_sem_drain(sem_t *s);
+/* Client-table lock: robust process-shared mutex. A lock whose owner died is recovered
+ * (the table is consistent at every store, so recovery needs no repair). 0 or -1. */
+int shm_table_lock(shm_region_sh_t *r);
+void shm_table_unlock(shm_region_sh_t *r);
+
+/* Nanoseconds of CLOCK_MONOTONIC. */
+int64_t shm_now_ns(void);
+
+#endif

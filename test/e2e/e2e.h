@@ -1,0 +1,47 @@
+/* e2e.h -- helpers for end-to-end tests: start the real programs on 127.0.0.1 with free
+ * ports and a private shm name, and talk UDP to them. Programs are taken from
+ * $RCSS_BIN_DIR (set by `make e2e`). */
+#ifndef RCSS_E2E_H
+#define RCSS_E2E_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct e2e_server {
+    pid_t pid;
+    int   port;           /* server::port (players, monitors) */
+    int   coach_port;     /* server::coach_port (trainer) */
+    int   olcoach_port;   /* server::olcoach_port (online coaches) */
+    char  shm_name[64];   /* server::shm_name */
+    char  dir[256];       /* private working directory (logs go here) */
+    char  log[300];       /* the server's stderr, dir/server.log */
+} e2e_server_t;
+
+/* Start $RCSS_BIN_DIR/rcssserver with free ports, bind_address=127.0.0.1, its own
+ * shm_name and working directory, RCSS_CONF_DIR pointing at an empty directory, plus
+ * the NULL-terminated extra args ("server::synch_mode=true", ...). Waits until the
+ * region is ready and the gateways answer. 0 ok, -1 on failure (message on stderr). */
+int  e2e_server_start(e2e_server_t *s, const char *const *extra_args);
+/* SIGTERM and wait; returns the exit status (0 clean) or -1. */
+int  e2e_server_stop(e2e_server_t *s);
+
+/* pids of the running netgw / monitorgw processes (children of the server),
+ * read from the shm region. Returns count written. */
+int  e2e_netgw_pids(const e2e_server_t *s, pid_t *out, int max);
+pid_t e2e_monitorgw_pid(const e2e_server_t *s);
+
+/* UDP socket bound to 127.0.0.1 on an ephemeral port. */
+int  e2e_udp_open(void);
+/* Send msg (with its terminating NUL, as clients do) to 127.0.0.1:port. */
+int  e2e_send(int fd, int port, const char *msg);
+/* Receive one datagram within timeout_ms; NUL-terminates buf. Returns length, 0 on
+ * timeout, -1 on error. from_port (optional) gets the sender's port. */
+int  e2e_recv(int fd, char *buf, size_t len, int timeout_ms, int *from_port);
+/* Receive until a datagram starts with prefix (others are skipped) or timeout_ms passes.
+ * Returns length or 0 on timeout. */
+int  e2e_recv_prefix(int fd, const char *prefix, char *buf, size_t len, int timeout_ms,
+                     int *from_port);
+/* Milliseconds of CLOCK_MONOTONIC. */
+double e2e_now_ms(void);
+
+#endif

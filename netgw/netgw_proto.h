@@ -11,11 +11,7 @@
 #include "rng.h"
 #include "shm_layout.h"
 
-/* ---- messages sent once after init (netgw_params.c) ---- */
-/* v7: positional; v8+: (name value) pairs, alphabetical, tag <= version. */
-int proto_server_param(const conf_t *c, double version, char *buf, size_t len);
-int proto_player_param(const conf_t *c, double version, char *buf, size_t len);
-int proto_player_type(const shm_ptype_sh_t *t, int id, double version, char *buf, size_t len);
+/* Parameter messages after init: common/param_msg.h. */
 
 /* ---- per-cycle sensors (netgw_sense.c, netgw_see.c) ---- */
 /* sense_body for player index idx (shm_player_index) of the given client, by version. */

@@ -1,0 +1,250 @@
+/* e2e.c -- end-to-end test harness: starts the real rcssserver (which spawns its
+ * gateways) on 127.0.0.1 with free ports and a private shm name, and UDP helpers.
+ * Used by every test/e2e/test_*.c. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e.h"
+#include "shm.h"
+
+double e2e_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int e2e_udp_open(void)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = 0 };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int udp_port_of(int fd)
+{
+    struct sockaddr_in a;
+    socklen_t l = sizeof a;
+    if (getsockname(fd, (struct sockaddr *)&a, &l) < 0)
+        return -1;
+    return ntohs(a.sin_port);
+}
+
+int e2e_send(int fd, int port, const char *msg)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ssize_t n = sendto(fd, msg, strlen(msg) + 1, 0, (struct sockaddr *)&a, sizeof a);
+    return n < 0 ? -1 : (int)n;
+}
+
+int e2e_recv(int fd, char *buf, size_t len, int timeout_ms, int *from_port)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    int r = poll(&p, 1, timeout_ms < 0 ? 0 : timeout_ms);
+    if (r <= 0)
+        return r < 0 ? -1 : 0;
+    struct sockaddr_in a;
+    socklen_t l = sizeof a;
+    ssize_t n = recvfrom(fd, buf, len - 1, 0, (struct sockaddr *)&a, &l);
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    if (from_port)
+        *from_port = ntohs(a.sin_port);
+    return n == 0 ? 1 : (int)n; /* an empty datagram still counts as received */
+}
+
+int e2e_recv_prefix(int fd, const char *prefix, char *buf, size_t len, int timeout_ms,
+                    int *from_port)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    size_t pl = strlen(prefix);
+    for (;;) {
+        int left = (int)(end - e2e_now_ms());
+        if (left <= 0)
+            return 0;
+        int n = e2e_recv(fd, buf, len, left, from_port);
+        if (n < 0)
+            return -1;
+        if (n > 0 && strncmp(buf, prefix, pl) == 0)
+            return n;
+    }
+}
+
+/* Three distinct free UDP ports on 127.0.0.1: hold all three sockets while choosing so
+ * they differ, then release them for the server. */
+static int pick_ports(int out[3])
+{
+    int fds[3];
+    for (int i = 0; i < 3; i++) {
+        fds[i] = e2e_udp_open();
+        if (fds[i] < 0)
+            return -1;
+        out[i] = udp_port_of(fds[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+    return 0;
+}
+
+static int wait_ready(e2e_server_t *s, int timeout_ms)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    char err[SHM_ERR_LEN];
+    while (e2e_now_ms() < end) {
+        int st;
+        if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
+            fprintf(stderr, "e2e: server exited during start-up (see %s)\n", s->log);
+            s->pid = -1;
+            return -1;
+        }
+        shm_handle_t h;
+        if (shm_region_attach(&h, s->shm_name, err, sizeof err) == 0) {
+            shm_region_sh_t *r = h.r;
+            int ok = atomic_load(&r->hdr.ready) == 1 && atomic_load(&r->hdr.published) > 1;
+            for (uint32_t i = 0; ok && i < r->hdr.n_gateways; i++)
+                ok = atomic_load(&r->netgw[i].heartbeat_ns) != 0;
+            ok = ok && atomic_load(&r->monitorgw.heartbeat_ns) != 0;
+            shm_region_detach(&h);
+            if (ok)
+                return 0;
+        }
+        usleep(20000);
+    }
+    fprintf(stderr, "e2e: server not ready after %d ms (see %s)\n", timeout_ms, s->log);
+    return -1;
+}
+
+int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
+{
+    static int counter;
+    const char *bindir = getenv("RCSS_BIN_DIR");
+    if (!bindir)
+        bindir = "build/bin";
+    memset(s, 0, sizeof *s);
+    s->pid = -1;
+    int ports[3];
+    if (pick_ports(ports) < 0)
+        return -1;
+    s->port = ports[0];
+    s->coach_port = ports[1];
+    s->olcoach_port = ports[2];
+    snprintf(s->shm_name, sizeof s->shm_name, "/rcss-e2e-%d-%d", (int)getpid(), counter++);
+    snprintf(s->dir, sizeof s->dir, "/tmp/rcss-e2e-XXXXXX");
+    if (!mkdtemp(s->dir))
+        return -1;
+    snprintf(s->log, sizeof s->log, "%s/server.log", s->dir);
+
+    char exe[512], conf_dir[300];
+    snprintf(exe, sizeof exe, "%s/rcssserver", bindir);
+    snprintf(conf_dir, sizeof conf_dir, "%s/conf", s->dir);
+    mkdir(conf_dir, 0700);
+    char a_port[64], a_cport[64], a_oport[64], a_shm[128];
+    snprintf(a_port, sizeof a_port, "server::port=%d", s->port);
+    snprintf(a_cport, sizeof a_cport, "server::coach_port=%d", s->coach_port);
+    snprintf(a_oport, sizeof a_oport, "server::olcoach_port=%d", s->olcoach_port);
+    snprintf(a_shm, sizeof a_shm, "server::shm_name=%s", s->shm_name);
+    const char *argv[64] = { exe, a_port, a_cport, a_oport, a_shm,
+                             "server::bind_address=127.0.0.1",
+                             "server::game_logging=false", "server::text_logging=false" };
+    int argc = 8;
+    for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
+        argv[argc++] = extra_args[i];
+    argv[argc] = NULL;
+
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        if (chdir(s->dir) != 0)
+            _exit(126);
+        setenv("RCSS_CONF_DIR", conf_dir, 1);
+        execv(exe, (char *const *)argv);
+        fprintf(stderr, "e2e: exec %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    s->pid = pid;
+    if (wait_ready(s, 8000) < 0) {
+        e2e_server_stop(s);
+        return -1;
+    }
+    return 0;
+}
+
+int e2e_server_stop(e2e_server_t *s)
+{
+    if (s->pid <= 0)
+        return -1;
+    kill(s->pid, SIGTERM);
+    int st = 0;
+    double end = e2e_now_ms() + 5000;
+    while (waitpid(s->pid, &st, WNOHANG) == 0) {
+        if (e2e_now_ms() > end) {
+            kill(s->pid, SIGKILL);
+            waitpid(s->pid, &st, 0);
+            s->pid = -1;
+            fprintf(stderr, "e2e: server did not stop on SIGTERM (see %s)\n", s->log);
+            return -1;
+        }
+        usleep(10000);
+    }
+    s->pid = -1;
+    if (!WIFEXITED(st)) {
+        fprintf(stderr, "e2e: server died by signal %d (see %s)\n", WTERMSIG(st), s->log);
+        return -1;
+    }
+    return WEXITSTATUS(st);
+}
+
+int e2e_netgw_pids(const e2e_server_t *s, pid_t *out, int max)
+{
+    shm_handle_t h;
+    char err[SHM_ERR_LEN];
+    if (shm_region_attach(&h, s->shm_name, err, sizeof err) < 0)
+        return 0;
+    int k = 0;
+    for (uint32_t i = 0; i < h.r->hdr.n_gateways && k < max; i++) {
+        pid_t p = atomic_load(&h.r->netgw[i].pid);
+        if (p > 0)
+            out[k++] = p;
+    }
+    shm_region_detach(&h);
+    return k;
+}
+
+pid_t e2e_monitorgw_pid(const e2e_server_t *s)
+{
+    shm_handle_t h;
+    char err[SHM_ERR_LEN];
+    if (shm_region_attach(&h, s->shm_name, err, sizeof err) < 0)
+        return 0;
+    pid_t p = atomic_load(&h.r->monitorgw.pid);
+    shm_region_detach(&h);
+    return p;
+}

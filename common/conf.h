@@ -9,6 +9,7 @@
 
 #define CONF_STR_LEN 256
 #define CONF_ERR_LEN 512
+#define CONF_HELP_LEN 16384   /* err size that holds a whole module::help listing */
 
 typedef struct conf {
     double num[PARAM_COUNT];              /* INT, BOOL (0/1) and REAL values */
@@ -21,11 +22,15 @@ void conf_defaults(conf_t *c);
 /* Parse configuration text (file contents or joined argv). base_dir resolves relative
  * include = FILE paths (NULL: current directory). Returns 0, or -1 with err filled
  * ("line 3: 'server' has no parameter called 'foo'"). Warnings (int given to bool, real
- * truncated to int) go to warn if non-NULL, one per line. */
+ * truncated to int) go to warn if non-NULL, one per line. Returns 1 when the text asks
+ * for help (help, --help, -h, module::help): the usage or listing is in err, truncated to
+ * errlen (use CONF_HELP_LEN). Errors name origin and line: "server.conf:3: ..."; origin
+ * "command line" gives "command line: ..."; NULL origin gives "line 3: ...". */
 int conf_parse_text(conf_t *c, const char *text, const char *origin, const char *base_dir,
                     char *err, size_t errlen, char *warn, size_t warnlen);
 
-/* Parse one file; a missing file is not an error when optional is set. */
+/* Parse one file (errors prefixed "path:line:"; relative includes resolve against the
+ * file's directory); a missing file is not an error when optional is set. */
 int conf_parse_file(conf_t *c, const char *path, int optional, char *err, size_t errlen);
 
 /* The whole startup sequence: defaults, then $RCSS_CONF_DIR (or ~/.rcssserver)

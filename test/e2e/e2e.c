@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -197,6 +198,22 @@ int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
     return 0;
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Remove the server's working directory; kept when the server did not exit cleanly, so
+ * its log can be read. */
+static void remove_dir(e2e_server_t *s)
+{
+    if (s->dir[0])
+        nftw(s->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int e2e_server_stop(e2e_server_t *s)
 {
     if (s->pid <= 0)
@@ -219,6 +236,10 @@ int e2e_server_stop(e2e_server_t *s)
         fprintf(stderr, "e2e: server died by signal %d (see %s)\n", WTERMSIG(st), s->log);
         return -1;
     }
+    if (WEXITSTATUS(st) == 0)
+        remove_dir(s);
+    else
+        fprintf(stderr, "e2e: server exit status %d (see %s)\n", WEXITSTATUS(st), s->log);
     return WEXITSTATUS(st);
 }
 

@@ -1,0 +1,95 @@
+/* shm_sem.c -- semaphores in the region (cycle posted by sim, done posted by netgw) and
+ * the robust client-table lock. Semaphores only signal; the one cross-process lock is a
+ * robust mutex whose holder pid is recorded, so a gateway that dies while holding it
+ * cannot hang the others. Never logs; callers decide. */
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shm.h"
+
+/* Post once. sem_post only fails on an invalid semaphore or at SEM_VALUE_MAX pending
+ * posts (a reader gone for ~2^31 cycles); neither is worth reporting to the sim loop. */
+void shm_sem_post(sem_t *s)
+{
+    (void)sem_post(s);
+}
+
+/* Wait for one post for at most timeout_ms (<= 0: only take a pending post).
+ * The deadline is absolute CLOCK_REALTIME as sem_timedwait requires, computed once so
+ * EINTR retries do not extend it. A wall-clock step can lengthen or shorten one wait;
+ * callers loop on 1 anyway (they use the timeout only to notice a dead sim).
+ * Returns 0 taken, 1 timed out, -1 error. */
+int shm_sem_timedwait(sem_t *s, int timeout_ms)
+{
+    struct timespec dl;
+
+    if (timeout_ms < 0)
+        timeout_ms = 0;
+    if (clock_gettime(CLOCK_REALTIME, &dl) != 0)
+        return -1;
+    dl.tv_sec += timeout_ms / 1000;
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    for (;;) {
+        if (sem_timedwait(s, &dl) == 0)
+            return 0;
+        if (errno == EINTR)
+            continue;
+        return errno == ETIMEDOUT ? 1 : -1;
+    }
+}
+
+/* Take every pending post without blocking; returns how many were taken. Used by a
+ * reader that is about to read the newest snapshot anyway (older posts are moot). */
+int shm_sem_drain(sem_t *s)
+{
+    int n = 0;
+
+    for (;;) {
+        if (sem_trywait(s) == 0) {
+            n++;
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        return n; /* EAGAIN: nothing left (or EINVAL: nothing to take) */
+    }
+}
+
+/* Take the client-table lock. If the previous holder died with it, the kernel hands it
+ * to us with EOWNERDEAD; every table store leaves the table consistent (see shm.h), so
+ * we only mark the mutex consistent and carry on. The holder's pid is recorded in
+ * hdr.table_lock_owner for diagnostics and for the sim's force-unlock decisions.
+ * 0, or -1 (ENOTRECOVERABLE or an invalid mutex). */
+int shm_table_lock(shm_region_sh_t *r)
+{
+    int rc = pthread_mutex_lock(&r->hdr.table_lock);
+
+    if (rc == EOWNERDEAD)
+        rc = pthread_mutex_consistent(&r->hdr.table_lock);
+    if (rc != 0)
+        return -1;
+    /* relaxed: the mutex itself orders this store for the next holder */
+    atomic_store_explicit(&r->hdr.table_lock_owner, (int32_t)getpid(), memory_order_relaxed);
+    return 0;
+}
+
+/* Release the client-table lock; clears the owner field first, while still held. */
+void shm_table_unlock(shm_region_sh_t *r)
+{
+    atomic_store_explicit(&r->hdr.table_lock_owner, 0, memory_order_relaxed);
+    (void)pthread_mutex_unlock(&r->hdr.table_lock);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of every *_ns field of the region. */
+int64_t shm_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}

@@ -1,0 +1,115 @@
+/* sim_clock.c -- when the next step happens. Real time: step k at the absolute deadline
+ * epoch + k*step on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME), so nothing drifts;
+ * a sim more than SIM_MAX_BEHIND steps late skips the missed slots instead of bursting.
+ * Synch mode: as soon as every active player sent (done), or after synch_timeout ms. */
+#include <errno.h>
+#include <time.h>
+#include "sim.h"
+#include "log.h"
+
+volatile sig_atomic_t sim_stop_flag = 0;
+
+int64_t sim_clock_deadline(int64_t epoch_ns, int64_t step_ns, uint64_t k)
+{
+    return epoch_ns + (int64_t)k * step_ns;
+}
+
+uint64_t sim_clock_next(int64_t epoch_ns, int64_t step_ns, uint64_t k, int64_t now_ns,
+                        int max_behind, uint64_t *skipped)
+{
+    uint64_t next = k + 1;
+    if (step_ns <= 0)
+        return next;
+    int64_t late = now_ns - sim_clock_deadline(epoch_ns, step_ns, next);
+    if (late <= (int64_t)max_behind * step_ns)
+        return next;
+    uint64_t cur = (uint64_t)((now_ns - epoch_ns) / step_ns); /* newest passed deadline */
+    if (skipped)
+        *skipped += cur - next;
+    return cur;
+}
+
+static void sleep_abs(int64_t t_ns)
+{
+    struct timespec ts = { .tv_sec = t_ns / 1000000000LL, .tv_nsec = t_ns % 1000000000LL };
+    int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    (void)rc; /* EINTR: a signal; the caller looks at the flag */
+}
+
+void sim_clock_wait_until(sim_t *s, int64_t t_ns)
+{
+    for (;;) {
+        sim_proc_reap(&s->proc);
+        int64_t now = shm_now_ns();
+        if (sim_stop_flag || now >= t_ns)
+            return;
+        int64_t until = t_ns - now > SIM_REAP_SLICE_NS ? now + SIM_REAP_SLICE_NS : t_ns;
+        sleep_abs(until);
+    }
+}
+
+int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
+{
+    int n = 0, done = 1;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        const shm_client_sh_t *c = &r->client[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
+            continue;
+        n++;
+        if (atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
+            done = 0;
+    }
+    if (active)
+        *active = n;
+    return done;
+}
+
+static void wait_real_time(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    uint64_t k = sim_clock_next(r->hdr.epoch_ns, s->step_ns, s->slot, shm_now_ns(),
+                                SIM_MAX_BEHIND, &s->skipped);
+    if (k != s->slot + 1)
+        log_warn("clock: %llu steps late, skipped to slot %llu",
+                 (unsigned long long)(k - s->slot - 1), (unsigned long long)k);
+    sim_clock_wait_until(s, sim_clock_deadline(r->hdr.epoch_ns, s->step_ns, k));
+    s->slot = k;
+}
+
+static void wait_synch(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    uint64_t step = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
+    int64_t start = shm_now_ns(), last_reap = start;
+    int64_t timeout = (int64_t)conf_int(&s->conf, SP_synch_timeout) * 1000000LL;
+    for (;;) {
+        int active = 0;
+        int done = sim_clock_all_done(r, step, &active);
+        if (sim_stop_flag)
+            return;
+        if (active == 0) { /* nobody to wait for: pace like real time */
+            sim_clock_wait_until(s, s->last_step_ns + s->step_ns);
+            return;
+        }
+        if (done)
+            return;
+        int64_t now = shm_now_ns();
+        if (now - start >= timeout) {
+            log_info("someone missed a cycle (step %llu)", (unsigned long long)step);
+            return;
+        }
+        if (now - last_reap >= SIM_REAP_SLICE_NS) {
+            sim_proc_reap(&s->proc);
+            last_reap = now;
+        }
+        shm_sem_timedwait(&r->hdr.done_sem, 10);
+    }
+}
+
+void sim_clock_wait_next(sim_t *s)
+{
+    if (conf_bool(&s->conf, SP_synch_mode))
+        wait_synch(s);
+    else
+        wait_real_time(s);
+}

@@ -1,0 +1,207 @@
+/* sim_main.c -- rcssserver: the single entry point. Reads the configuration, creates the
+ * shm region, fills parameters and player types, starts the gateways, then runs the
+ * clock/step/publish loop until SIGINT/SIGTERM/SIGHUP or a shutdown command; removes the
+ * region on the way out. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sim.h"
+#include "log.h"
+#include "playmode.h"
+
+_Static_assert(PARAM_COUNT <= SHM_MAX_PARAMS, "parameter table larger than the region's");
+_Static_assert(CONF_STR_LEN == SHM_PARAM_STR_LEN, "string parameter sizes differ");
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    sim_stop_flag = 1;
+}
+
+static void sim_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static int sim_conf(sim_t *s, int argc, char **argv)
+{
+    char err[CONF_ERR_LEN];
+    err[0] = '\0';
+    int rc = conf_load(&s->conf, argc, argv, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    if (rc == 1) {
+        fputs(err, stdout);
+        if (err[0] && err[strlen(err) - 1] != '\n')
+            fputc('\n', stdout);
+        return -1;
+    }
+    if (conf_bool(&s->conf, SP_verbose))
+        log_level = LOG_DEBUG;
+    return 0;
+}
+
+static void sim_banner(sim_t *s)
+{
+    int64_t seed = (int64_t)conf_real(&s->conf, SP_random_seed);
+    s->seed = seed >= 0 ? (uint64_t)seed : rng_fresh_seed() >> 1;
+    printf("%s\n\nSimulator Random Seed: %llu\n", SIM_VERSION_BANNER,
+           (unsigned long long)s->seed);
+    fflush(stdout);
+}
+
+static int clamp_gateways(const conf_t *c)
+{
+    int n = conf_int(c, SP_netgw_processes);
+    return n < 1 ? 1 : n > SHM_MAX_GATEWAYS ? SHM_MAX_GATEWAYS : n;
+}
+
+static void fill_region(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    r->params.count = PARAM_COUNT;
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        r->params.num[i] = s->conf.num[i];
+        memcpy(r->params.str[i], s->conf.str[i], SHM_PARAM_STR_LEN);
+        r->params.str[i][SHM_PARAM_STR_LEN - 1] = '\0';
+    }
+    int64_t pseed = (int64_t)conf_real(&s->conf, PP_random_seed);
+    sim_ptypes_generate(&s->conf, pseed >= 0 ? (uint64_t)pseed : s->seed, &r->ptypes);
+    int64_t ms = (int64_t)conf_int(&s->conf, SP_simulator_step)
+                 * (conf_int(&s->conf, SP_slow_down_factor) > 0
+                    ? conf_int(&s->conf, SP_slow_down_factor) : 1);
+    s->step_ns = (ms > 0 ? ms : 100) * 1000000LL;
+    r->hdr.step_ns = s->step_ns;
+    r->hdr.random_seed = s->seed;
+    r->hdr.n_gateways = (uint32_t)clamp_gateways(&s->conf);
+    r->hdr.sim_pid = (int32_t)getpid();
+}
+
+static int sim_region(sim_t *s)
+{
+    char name[SHM_NAME_LEN], err[SHM_ERR_LEN];
+    const char *cn = conf_str(&s->conf, SP_shm_name);
+    if (strlen(cn) >= sizeof name) {
+        fprintf(stderr, "server::shm_name is longer than %d characters\n", SHM_NAME_LEN - 1);
+        return -1;
+    }
+    if (cn[0] != '\0')
+        memcpy(name, cn, strlen(cn) + 1);
+    else
+        shm_default_name(conf_int(&s->conf, SP_port), name, sizeof name);
+    if (shm_region_create(&s->shm, name, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    fill_region(s);
+    sim_world_init(&s->world, &s->conf, &s->shm.r->ptypes, s->seed);
+    s->world.emit = sim_publish_emit;
+    s->world.emit_ctx = s->shm.r;
+    s->shm.r->hdr.epoch_ns = shm_now_ns();
+    s->last_step_ns = s->shm.r->hdr.epoch_ns;
+    sim_publish(&s->world, s->shm.r); /* publish 1: the world before any step, slot 0 */
+    atomic_store(&s->shm.r->hdr.ready, 1);
+    return 0;
+}
+
+static int sim_gateways(sim_t *s)
+{
+    char err[PATH_MAX + 64];
+    shm_region_sh_t *r = s->shm.r;
+    if (sim_proc_init(&s->proc, r, &s->conf, s->shm.name, (int)r->hdr.n_gateways,
+                      err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    if (sim_proc_start(&s->proc) < 0) {
+        fprintf(stderr, "cannot start the gateways\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* team names come from the gateways (first player of each side) */
+static void copy_teams(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    for (int k = 0; k < 2; k++) {
+        if (!r->team[k].used)
+            continue;
+        memcpy(s->world.team[k], r->team[k].name, SHM_TEAM_NAME_LEN);
+        s->world.team[k][SHM_TEAM_NAME_LEN - 1] = '\0';
+    }
+}
+
+/* one cycle: clients, commands, step, publish */
+static void sim_turn(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    int pm = s->world.play_mode;
+    sim_world_sync_clients(&s->world, r->client, r->cmd);
+    copy_teams(s);
+    sim_cmd_drain(&s->world, r);
+    sim_step(&s->world);
+    if (s->world.play_mode != pm)
+        log_debug("time %d: %s", s->world.time, playmode_name(s->world.play_mode));
+    sim_publish(&s->world, r);
+    sim_world_end_cycle(&s->world);
+    s->last_step_ns = shm_now_ns();
+}
+
+static void sim_run(sim_t *s)
+{
+    log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
+             s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
+             conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
+    while (!sim_stop_flag && !s->world.shutdown) {
+        sim_clock_wait_next(s);
+        if (sim_stop_flag)
+            break;
+        sim_turn(s);
+    }
+}
+
+static void sim_shutdown(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    log_info("shutting down at time %d", s->world.time);
+    atomic_store(&r->hdr.shutdown, 1);
+    for (uint32_t g = 0; g < SHM_MAX_GATEWAYS; g++)
+        shm_sem_post(&r->netgw[g].cycle_sem);
+    shm_sem_post(&r->monitorgw.cycle_sem);
+    shm_sem_post(&r->hdr.done_sem);
+    sim_proc_stop(&s->proc);
+    shm_region_destroy(&s->shm);
+}
+
+int main(int argc, char **argv)
+{
+    static sim_t sim; /* large (configuration, world): not on the stack */
+    log_init("rcssserver", LOG_INFO);
+    if (sim_conf(&sim, argc, argv) < 0)
+        return 1;
+    sim_banner(&sim);
+    sim_signals();
+    if (sim_region(&sim) < 0)
+        return 1;
+    if (sim_gateways(&sim) < 0) {
+        sim_proc_stop(&sim.proc);
+        shm_region_destroy(&sim.shm);
+        return 1;
+    }
+    sim_run(&sim);
+    sim_shutdown(&sim);
+    return 0;
+}

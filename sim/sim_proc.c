@@ -1,0 +1,219 @@
+/* sim_proc.c -- the gateway children: fork+exec of rcss-netgw (one per index) and
+ * rcss-monitorgw, pids in the region's process slots, reaping and restarting a dead one
+ * at once (at most 5 times a second, never giving up), and stopping them at exit.
+ * Nothing is spawned with server::spawn_gateways=false (systemd starts them). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "sim.h"
+#include "log.h"
+
+#define NETGW_BIN "rcss-netgw"
+#define MGW_BIN   "rcss-monitorgw"
+
+static const char *gw_bin(const sim_gw_t *g) { return g->index >= 0 ? NETGW_BIN : MGW_BIN; }
+
+static int self_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return -1;
+    if (slash == buf)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    return 0;
+}
+
+static int check_bin(const sim_proc_t *p, const char *name, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", p->dir, name);
+    if (access(path, X_OK) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot find %s in %s", name, p->dir);
+    return -1;
+}
+
+int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
+                  int n_netgw, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->shm_name, sizeof p->shm_name, "%s", shm_name);
+    p->spawn = conf_bool(c, SP_spawn_gateways);
+    for (int i = 0; i < n_netgw; i++) {
+        p->gw[i].slot = &r->netgw[i];
+        p->gw[i].index = i;
+    }
+    p->gw[n_netgw].slot = &r->monitorgw;
+    p->gw[n_netgw].index = -1;
+    p->n = n_netgw + 1;
+    if (!p->spawn)
+        return 0;
+    const char *d = conf_str(c, SP_gateway_dir);
+    if (d[0] != '\0') {
+        snprintf(p->dir, sizeof p->dir, "%s", d);
+    } else if (self_dir(p->dir, sizeof p->dir) < 0) {
+        snprintf(err, errlen, "readlink(\"/proc/self/exe\") failed: %s", strerror(errno));
+        return -1;
+    }
+    if (check_bin(p, NETGW_BIN, err, errlen) < 0 || check_bin(p, MGW_BIN, err, errlen) < 0)
+        return -1;
+    return 0;
+}
+
+/* child side: never returns */
+static void exec_gateway(const sim_proc_t *p, const sim_gw_t *g, pid_t parent)
+{
+    char path[PATH_MAX + 32], idx[16];
+    snprintf(path, sizeof path, "%s/%s", p->dir, gw_bin(g));
+    snprintf(idx, sizeof idx, "%d", g->index);
+    setpgid(0, 0);                       /* terminal signals go to the sim, which stops us */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);    /* a killed sim takes its gateways along */
+    if (getppid() != parent)
+        _exit(1);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    char *argv[8] = { (char *)gw_bin(g), "--shm", (char *)p->shm_name, NULL };
+    if (g->index >= 0) {
+        argv[3] = "--index";
+        argv[4] = idx;
+        argv[5] = NULL;
+    }
+    execv(path, argv);
+    _exit(127);
+}
+
+static int spawn(sim_proc_t *p, sim_gw_t *g)
+{
+    pid_t parent = getpid();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        log_err("fork() failed: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0)
+        exec_gateway(p, g, parent);
+    g->last_spawn_ns = shm_now_ns();
+    g->pending = 0;
+    atomic_store(&g->slot->pid, (int32_t)pid);
+    atomic_store(&g->slot->state, PROC_ST_RUNNING);
+    return 0;
+}
+
+int sim_proc_start(sim_proc_t *p)
+{
+    if (!p->spawn)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        if (spawn(p, &p->gw[i]) < 0)
+            return -1;
+        log_debug("started %s (pid %d)", gw_bin(&p->gw[i]), (int)atomic_load(&p->gw[i].slot->pid));
+    }
+    return 0;
+}
+
+static sim_gw_t *find_pid(sim_proc_t *p, pid_t pid)
+{
+    for (int i = 0; i < p->n; i++) {
+        if (atomic_load(&p->gw[i].slot->pid) == pid)
+            return &p->gw[i];
+    }
+    return NULL;
+}
+
+static void describe_exit(int st, char *buf, size_t len)
+{
+    if (WIFSIGNALED(st))
+        snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
+    else
+        snprintf(buf, len, "exit status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+void sim_proc_reap(sim_proc_t *p)
+{
+    int st;
+    pid_t pid;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        sim_gw_t *g = find_pid(p, pid);
+        if (!g)
+            continue;
+        char why[48];
+        describe_exit(st, why, sizeof why);
+        atomic_store(&g->slot->state, PROC_ST_EXITED);
+        atomic_store(&g->slot->pid, 0);
+        g->pending = 1;
+        if (g->index >= 0)
+            log_warn("%s %d (pid %d) died: %s", gw_bin(g), g->index, (int)pid, why);
+        else
+            log_warn("%s (pid %d) died: %s", gw_bin(g), (int)pid, why);
+    }
+    if (!p->spawn || sim_stop_flag)
+        return;
+    int64_t now = shm_now_ns();
+    for (int i = 0; i < p->n; i++) {
+        sim_gw_t *g = &p->gw[i];
+        if (!g->pending || now - g->last_spawn_ns < SIM_RESTART_GAP_NS)
+            continue;
+        if (spawn(p, g) < 0)
+            continue;
+        uint32_t n = atomic_fetch_add(&g->slot->restarts, 1) + 1;
+        if (g->index >= 0)
+            log_info("restarted %s %d (pid %d, restart %u)", gw_bin(g), g->index,
+                     (int)atomic_load(&g->slot->pid), n);
+        else
+            log_info("restarted %s (pid %d, restart %u)", gw_bin(g),
+                     (int)atomic_load(&g->slot->pid), n);
+    }
+}
+
+static int any_alive(sim_proc_t *p)
+{
+    int st, alive = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        sim_gw_t *g = find_pid(p, pid);
+        if (g) {
+            atomic_store(&g->slot->pid, 0);
+            atomic_store(&g->slot->state, PROC_ST_EXITED);
+        }
+    }
+    for (int i = 0; i < p->n; i++)
+        alive |= atomic_load(&p->gw[i].slot->pid) > 0;
+    return alive;
+}
+
+static void signal_all(sim_proc_t *p, int sig)
+{
+    for (int i = 0; i < p->n; i++) {
+        pid_t pid = atomic_load(&p->gw[i].slot->pid);
+        if (pid > 0)
+            kill(pid, sig);
+    }
+}
+
+void sim_proc_stop(sim_proc_t *p)
+{
+    if (!p->spawn)
+        return;
+    signal_all(p, SIGTERM);
+    for (int ms = 0; ms < SIM_STOP_WAIT_MS && any_alive(p); ms += 10)
+        usleep(10000);
+    if (any_alive(p)) {
+        log_warn("gateways still running after %d ms: SIGKILL", SIM_STOP_WAIT_MS);
+        signal_all(p, SIGKILL);
+        for (int ms = 0; ms < 1000 && any_alive(p); ms += 10)
+            usleep(10000);
+    }
+}

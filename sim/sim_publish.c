@@ -1,0 +1,71 @@
+/* sim_publish.c -- world -> shm: fills one snapshot slot per step (seqlock through
+ * shm_snap_begin/publish), appends events, and wakes every gateway through its cycle
+ * semaphore. Called by the sim loop after each step (before_kick_off included). */
+#include <string.h>
+#include "sim.h"
+#include "playmode.h"
+
+static uint32_t player_state(const sim_player_t *p)
+{
+    const shm_player_sh_t *s = &p->sh;
+    if (!s->enabled)
+        return 0;
+    uint32_t st = SIM_ST_STAND | p->cycle_state;
+    if (s->goalie)
+        st |= SIM_ST_GOALIE;
+    if (s->tackle_expires > 0)
+        st |= SIM_ST_TACKLE;
+    if (s->card == 1)
+        st |= SIM_ST_YELLOW_CARD;
+    else if (s->card == 2)
+        st |= SIM_ST_RED_CARD;
+    return st;
+}
+
+void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snapshot_sh_t *s)
+{
+    s->time = w->time;
+    s->stoppage = w->stoppage;
+    s->play_mode = w->play_mode;
+    for (int k = 0; k < 2; k++) {
+        s->score[k] = w->score[k];
+        s->pen_score[k] = w->pen_score[k];
+        s->pen_miss[k] = w->pen_miss[k];
+        memcpy(s->team[k], w->team[k], SHM_TEAM_NAME_LEN);
+        s->team[k][SHM_TEAM_NAME_LEN - 1] = '\0';
+    }
+    s->ball.x = w->ball.x;
+    s->ball.y = w->ball.y;
+    s->ball.vx = w->ball.vx;
+    s->ball.vy = w->ball.vy;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        const sim_player_t *p = &w->pl[i];
+        shm_player_sh_t *d = &s->player[i];
+        *d = p->sh;
+        d->state = player_state(p);
+        if (cl && p->sh.enabled) {
+            d->view_width = (int8_t)cl[i].view_width;
+            d->view_high = (int8_t)cl[i].view_high;
+            d->synch_see = (int8_t)cl[i].synch_see;
+        }
+    }
+}
+
+void sim_publish_emit(void *ctx, const shm_event_sh_t *ev)
+{
+    shm_event_push((shm_region_sh_t *)ctx, ev);
+}
+
+void sim_publish(sim_world_t *w, shm_region_sh_t *r)
+{
+    shm_snapshot_sh_t *s = shm_snap_begin(r);
+    sim_publish_fill(w, r->client, s);
+    s->step = atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1;
+    s->publish_ns = shm_now_ns();
+    s->event_head = shm_event_head(r);
+    shm_snap_publish(r, s);
+    /* every configured gateway: a restarted one drains what piled up while it was down */
+    for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
+        shm_sem_post(&r->netgw[g].cycle_sem);
+    shm_sem_post(&r->monitorgw.cycle_sem);
+}

@@ -1,0 +1,201 @@
+/* sim_world.c -- world set-up, players joining and leaving (following the client table
+ * that the gateways fill), stamina resets, events and per-cycle housekeeping.
+ * Called by sim_main.c each loop turn and by the unit tests directly. */
+#include <math.h>
+#include <string.h>
+#include "sim_world.h"
+#include "playmode.h"
+#include "shm.h"
+
+void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
+                    uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->conf = c;
+    if (types)
+        w->types = *types;
+    if (w->types.count == 0) /* no generated types: type 0 only, from the defaults */
+        sim_ptypes_generate(c, seed, &w->types);
+    rng_seed(&w->rng, seed);
+    w->play_mode = PM_BEFORE_KICK_OFF;
+    w->catcher = -1;
+    w->last_toucher = -1;
+    int step = conf_int(c, SP_simulator_step);
+    w->half_cycles = step > 0 ? (int)(conf_real(c, SP_half_time) * 1000.0 / step + 0.5) : 0;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        sim_player_t *p = &w->pl[i];
+        p->sh.side = i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+        p->sh.unum = (int8_t)(i % SHM_TEAM_SIZE + 1);
+        sim_player_place_off_pitch(p);
+    }
+}
+
+const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p)
+{
+    int t = p->sh.type;
+    if (t < 0 || (uint32_t)t >= w->types.count || t >= SHM_MAX_PTYPES)
+        t = 0;
+    return &w->types.type[t];
+}
+
+void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
+                    int arg, const char *text, size_t len)
+{
+    if (!w->emit)
+        return;
+    shm_event_sh_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.time = w->time;
+    ev.side = (int8_t)side;
+    ev.unum = (int8_t)unum;
+    ev.arg = arg;
+    ev.x = x;
+    ev.y = y;
+    if (text) {
+        if (len > SHM_EVENT_TEXT_LEN - 1)
+            len = SHM_EVENT_TEXT_LEN - 1;
+        memcpy(ev.text, text, len);
+        ev.len = (int16_t)len;
+    }
+    w->emit(w->emit_ctx, &ev);
+}
+
+void sim_world_referee_say(sim_world_t *w, const char *text)
+{
+    sim_world_emit(w, SHM_EV_REFEREE, 0, 0, 0.0, 0.0, 0, text, strlen(text));
+}
+
+/* Initial state of a disabled player: x = -3 * unum * side, y = -37 (spec 0.1). */
+void sim_player_place_off_pitch(sim_player_t *p)
+{
+    p->sh.x = -3.0 * p->sh.unum * p->sh.side;
+    p->sh.y = -37.0;
+    p->sh.vx = p->sh.vy = 0.0;
+    p->ax = p->ay = 0.0;
+}
+
+void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p)
+{
+    const conf_t *c = w->conf;
+    const shm_ptype_sh_t *t = sim_player_ptype(w, p);
+    p->sh.stamina = conf_real(c, SP_stamina_max);
+    p->sh.recovery = conf_real(c, SP_recover_init);
+    p->sh.effort = t->effort_max;
+    p->sh.capacity = conf_real(c, SP_stamina_capacity);
+    p->hear_cap[0] = p->hear_cap[1] = conf_int(c, SP_hear_max);
+}
+
+static void player_clear_commands(sim_player_t *p)
+{
+    p->body_used = p->neck_used = 0;
+    p->dash_legs = p->dash_bipedal = 0;
+    p->turn = 0.0;
+    p->neck_next = p->sh.neck;
+    p->cycle_state = 0;
+}
+
+void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
+                       uint32_t generation)
+{
+    if (idx < 0 || idx >= SHM_MAX_PLAYERS)
+        return;
+    sim_player_t *p = &w->pl[idx];
+    int8_t card = p->sh.card; /* a card stays with the slot */
+    memset(p, 0, sizeof *p);
+    p->sh.card = card;
+    p->sh.enabled = 1;
+    p->sh.side = (int8_t)side;
+    p->sh.unum = (int8_t)unum;
+    p->sh.goalie = goalie ? 1 : 0;
+    p->sh.type = 0;
+    p->sh.view_width = SHM_VIEW_NORMAL;
+    p->sh.view_high = 1;
+    p->generation = generation;
+    p->seen = 1;
+    sim_player_place_off_pitch(p);
+    p->sh.body = side == SHM_SIDE_LEFT ? 0.0 : M_PI;
+    p->sh.neck = 0.0;
+    player_clear_commands(p);
+    sim_player_reset_stamina(w, p);
+}
+
+void sim_player_disable(sim_world_t *w, int idx)
+{
+    if (idx < 0 || idx >= SHM_MAX_PLAYERS)
+        return;
+    sim_player_t *p = &w->pl[idx];
+    if (w->catcher == idx)
+        w->catcher = -1;
+    p->sh.enabled = 0;
+    p->sh.side = idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    p->sh.unum = (int8_t)(idx % SHM_TEAM_SIZE + 1);
+    sim_player_place_off_pitch(p);
+    player_clear_commands(p);
+}
+
+void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl,
+                            shm_cmd_ring_sh_t *rings)
+{
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        const shm_client_sh_t *e = &cl[i];
+        sim_player_t *p = &w->pl[i];
+        uint32_t st = atomic_load_explicit(&e->state, memory_order_acquire);
+        int active = st == CLIENT_ST_ACTIVE && e->kind == CLIENT_KIND_PLAYER;
+        if (active && (!p->seen || p->generation != e->generation)) {
+            int side = e->side == SHM_SIDE_RIGHT ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT;
+            int unum = i % SHM_TEAM_SIZE + 1; /* the slot decides, not the entry */
+            if (rings)
+                shm_cmd_clear(&rings[i]);
+            sim_player_enable(w, i, side, unum, e->goalie, e->generation);
+        } else if (!active && p->sh.enabled) {
+            sim_player_disable(w, i);
+        }
+        if (p->sh.enabled) {
+            p->sh.view_width = (int8_t)e->view_width;
+            p->sh.view_high = (int8_t)e->view_high;
+            p->sh.synch_see = (int8_t)e->synch_see;
+            p->version = e->version;
+        }
+    }
+}
+
+void sim_world_end_cycle(sim_world_t *w)
+{
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        sim_player_t *p = &w->pl[i];
+        p->cycle_state = 0;
+        p->sh.kicked = 0;
+        p->sh.collision = 0;
+    }
+}
+
+static uint64_t digest_mix(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t sim_world_digest(const sim_world_t *w)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = digest_mix(h, &w->play_mode, sizeof w->play_mode);
+    h = digest_mix(h, &w->time, sizeof w->time);
+    h = digest_mix(h, &w->stoppage, sizeof w->stoppage);
+    h = digest_mix(h, w->score, sizeof w->score);
+    h = digest_mix(h, &w->ball, sizeof w->ball);
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        const shm_player_sh_t *s = &w->pl[i].sh;
+        double v[10] = { s->x, s->y, s->vx, s->vy, s->body, s->neck,
+                         s->stamina, s->effort, s->recovery, s->capacity };
+        h = digest_mix(h, v, sizeof v);
+        h = digest_mix(h, s->count, sizeof s->count);
+        h = digest_mix(h, &s->enabled, 1);
+    }
+    h = digest_mix(h, w->rng.s, sizeof w->rng.s);
+    return h;
+}

@@ -1,0 +1,145 @@
+/* sim_world.h -- the sim's private world: play state, ball and the 22 players (the part
+ * the snapshot publishes plus sim-only state: command slots, pending dash, hear capacity)
+ * and the functions of every sim module that work on it. Pure data and pure functions:
+ * unit tests build a world from a conf_t and drive it without any shm region. */
+#ifndef RCSS_SIM_WORLD_H
+#define RCSS_SIM_WORLD_H
+
+#include <stdint.h>
+#include "conf.h"
+#include "rng.h"
+#include "shm_layout.h"
+
+/* monitor player state flags (spec monitor-log-coach.md 1.7) */
+#define SIM_ST_STAND           0x1u
+#define SIM_ST_KICK            0x2u
+#define SIM_ST_KICK_FAULT      0x4u
+#define SIM_ST_GOALIE          0x8u
+#define SIM_ST_CATCH           0x10u
+#define SIM_ST_CATCH_FAULT     0x20u
+#define SIM_ST_DISCARD         0x100u
+#define SIM_ST_BALL_COLLIDE    0x400u
+#define SIM_ST_PLAYER_COLLIDE  0x800u
+#define SIM_ST_TACKLE          0x1000u
+#define SIM_ST_TACKLE_FAULT    0x2000u
+#define SIM_ST_YELLOW_CARD     0x40000u
+#define SIM_ST_RED_CARD        0x80000u
+
+#define SIM_PITCH_HALF_L   52.5
+#define SIM_PITCH_HALF_W   34.0
+#define SIM_PENALTY_L      16.5
+#define SIM_PENALTY_HALF_W 20.16
+#define SIM_GOAL_WAIT      50      /* steps in goal_l/r before the kick-off */
+
+typedef struct sim_ball {
+    double x, y, vx, vy;            /* m, m/cycle */
+    double ax, ay;                  /* accumulated kick acceleration this cycle */
+} sim_ball_t;
+
+typedef struct sim_player {
+    shm_player_sh_t sh;             /* published part */
+    uint32_t generation;            /* client generation this slot was enabled for */
+    int      seen;                  /* 1 once some generation was taken */
+    int      body_used;             /* body slot used this cycle */
+    int      neck_used;             /* neck slot used this cycle */
+    int      dash_legs;             /* pending dash: bit0 left leg, bit1 right leg */
+    int      dash_bipedal;          /* 1 (dash (l ..)(r ..)) form */
+    double   dash_pow[2];           /* per leg power */
+    double   dash_dir[2];           /* per leg direction, deg */
+    double   ax, ay;                /* acceleration for the next integration */
+    double   turn;                  /* pending body change, rad (committed at the step) */
+    double   neck_next;             /* neck after the step, rad */
+    uint32_t cycle_state;           /* SIM_ST_* flags raised this cycle */
+    int      hear_cap[2];           /* hear capacity: teammates, opponents */
+    int      catch_ban;             /* cycles until catch allowed */
+    int      goalie_moves;          /* moves since the last catch */
+    double   version;               /* client protocol version (tackle argument meaning) */
+} sim_player_t;
+
+typedef void (*sim_emit_fn)(void *ctx, const shm_event_sh_t *ev);
+
+typedef struct sim_world {
+    const conf_t   *conf;
+    shm_ptypes_sh_t types;          /* heterogeneous types (copy of the region's) */
+    rng_t           rng;            /* the only randomness of the world */
+    int             play_mode;      /* PM_* */
+    int             time;           /* game cycle */
+    int             stoppage;       /* stoppage-time counter */
+    int             mode_wait;      /* steps spent in the current waiting mode */
+    int             score[2], pen_score[2], pen_miss[2];
+    char            team[2][SHM_TEAM_NAME_LEN];
+    sim_ball_t      ball;
+    double          ball_px, ball_py; /* ball position before the last integration */
+    sim_player_t    pl[SHM_MAX_PLAYERS];
+    int             catcher;        /* index of the goalie holding the ball, -1 none */
+    int             last_toucher;   /* index of the last kicker/toucher, -1 none */
+    int             half_cycles;    /* half_time in cycles */
+    int             shutdown;       /* a SHUTDOWN command was received */
+    uint64_t        steps;          /* sim steps done */
+    sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
+    void           *emit_ctx;
+} sim_world_t;
+
+/* ---- sim_world.c ---- */
+void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
+                    uint64_t seed);
+const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
+void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
+                    int arg, const char *text, size_t len);
+void sim_world_referee_say(sim_world_t *w, const char *text);
+void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
+                       uint32_t generation);
+void sim_player_disable(sim_world_t *w, int idx);
+void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p);
+void sim_player_place_off_pitch(sim_player_t *p);
+/* Follow the client table: enable players whose client entry is ACTIVE with a new
+ * generation (clearing rings[i] if not NULL), disable those whose entry is not ACTIVE. */
+void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl,
+                            shm_cmd_ring_sh_t *rings);
+/* After publishing: clear per-cycle flags (kick flag, collisions). */
+void sim_world_end_cycle(sim_world_t *w);
+/* Deterministic 64-bit digest of the world state (tests, logs). */
+uint64_t sim_world_digest(const sim_world_t *w);
+
+/* ---- sim_cmd.c ---- */
+/* Apply one command record of player idx (command time: slot rules, immediate effects). */
+void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
+/* Apply one control record (monitor/trainer); side is the online coach's side for
+ * records from a coach ring (0 trainer/monitor). */
+void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* Drain every enabled player's command ring, the coach/trainer rings and every gateway's
+ * control ring of region r, applying the records in order. Returns records applied. */
+int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r);
+
+/* ---- sim_step.c ---- */
+void   sim_step(sim_world_t *w);
+double sim_dash_dir_rate(const conf_t *c, double dir_deg);
+void   sim_step_apply_dash(sim_world_t *w, sim_player_t *p);
+void   sim_step_stamina(sim_world_t *w, sim_player_t *p);
+void   sim_step_collisions(sim_world_t *w);
+
+/* ---- sim_referee.c ---- */
+void sim_referee_set_mode(sim_world_t *w, int pm);
+/* Kick-off at a half boundary (monitor start, trainer start): 0 done, -1 not possible. */
+int  sim_referee_kick_off(sim_world_t *w);
+/* A kick or successful tackle by player idx happened. */
+void sim_referee_on_kick(sim_world_t *w, int idx);
+/* Called by the step after objects moved (and time advanced where it does). */
+void sim_referee_analyse(sim_world_t *w);
+int  sim_referee_is_stoppage(int pm);
+int  sim_referee_kick_allowed(int pm);
+void sim_referee_drop_ball(sim_world_t *w, double x, double y);
+
+/* ---- sim_ptypes.c ---- */
+/* Generate conf's player::player_types heterogeneous types (type 0 = defaults) with their
+ * own generator seeded by seed (spec 3.9). */
+void sim_ptypes_generate(const conf_t *c, uint64_t seed, shm_ptypes_sh_t *out);
+/* 1 if type t lies in the windows and ranges of spec 3.9. */
+int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
+
+/* ---- sim_publish.c ---- */
+/* Fill a snapshot's world fields from w (and the view fields from the client table cl,
+ * may be NULL). Does not touch seq/step/publish_ns/event_head. */
+void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snapshot_sh_t *s);
+
+#endif

@@ -1,0 +1,148 @@
+/* test_000_server.c -- the server as a whole: process set, shm region lifetime, clean
+ * exit, configuration errors, several gateways. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+static int shm_exists(const char *name)
+{
+    char path[128];
+    struct stat st;
+    snprintf(path, sizeof path, "/dev/shm%s", name);
+    return stat(path, &st) == 0;
+}
+
+/* name of a process as ps shows it (comm) */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\n")] = '\0';
+    fclose(f);
+}
+
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    pid_t pp = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "PPid: %d", &pp) == 1)
+            break;
+    }
+    fclose(f);
+    return pp;
+}
+
+Test(server, processes_and_region, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    char comm[64];
+    proc_comm(s.pid, comm, sizeof comm);
+    cr_expect_str_eq(comm, "rcssserver");
+    pid_t gw[16];
+    int n = e2e_netgw_pids(&s, gw, 16);
+    cr_expect_eq(n, 1, "default server::netgw_processes is 1");
+    for (int i = 0; i < n; i++) {
+        proc_comm(gw[i], comm, sizeof comm);
+        cr_expect_str_eq(comm, "rcss-netgw");
+        cr_expect_eq(parent_of(gw[i]), s.pid);
+    }
+    pid_t mg = e2e_monitorgw_pid(&s);
+    cr_assert_gt(mg, 0);
+    proc_comm(mg, comm, sizeof comm);
+    cr_expect_str_eq(comm, "rcss-monitorgw");
+    cr_expect(shm_exists(s.shm_name), "region %s exists while running", s.shm_name);
+    cr_expect_eq(e2e_server_stop(&s), 0, "clean exit on SIGTERM");
+    cr_expect(!shm_exists(s.shm_name), "region removed on clean exit");
+    /* the gateways went with it */
+    for (int i = 0; i < n; i++)
+        cr_expect(kill(gw[i], 0) != 0, "netgw %d gone", (int)gw[i]);
+    cr_expect(kill(mg, 0) != 0, "monitorgw gone");
+}
+
+Test(server, several_gateways, .timeout = 30)
+{
+    e2e_server_t s;
+    const char *args[] = { "server::netgw_processes=3", NULL };
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    pid_t gw[16];
+    cr_expect_eq(e2e_netgw_pids(&s, gw, 16), 3);
+    /* players spread by the kernel over the three gateways all get served */
+    char buf[8192];
+    for (int i = 0; i < 6; i++) {
+        int fd = e2e_udp_open();
+        cr_assert_geq(fd, 0);
+        e2e_send(fd, s.port, "(init Multi (version 9))");
+        cr_expect_gt(e2e_recv_prefix(fd, "(init l ", buf, sizeof buf, 2000, NULL), 0,
+                     "player %d got an init reply", i + 1);
+        close(fd);
+    }
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+/* run rcssserver with args, return exit status and its output */
+static int run_server_args(const char *const *args, char *out, size_t outlen)
+{
+    const char *bindir = getenv("RCSS_BIN_DIR");
+    char exe[512], tmpl[] = "/tmp/rcss-e2e-out-XXXXXX";
+    snprintf(exe, sizeof exe, "%s/rcssserver", bindir ? bindir : "build/bin");
+    int fd = mkstemp(tmpl);
+    if (fd < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        setenv("RCSS_CONF_DIR", "/nonexistent-rcss-conf-dir", 1);
+        const char *argv[16] = { exe };
+        int k = 1;
+        for (int i = 0; args[i] && k < 15; i++)
+            argv[k++] = args[i];
+        argv[k] = NULL;
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, out, outlen - 1);
+    out[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(tmpl);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(server, unknown_parameter_is_one_clear_error, .timeout = 10)
+{
+    char out[8192];
+    const char *args[] = { "server::no_such_thing=3", NULL };
+    cr_expect_eq(run_server_args(args, out, sizeof out), 1);
+    cr_expect(strstr(out, "'server' has no parameter called 'no_such_thing'") != NULL,
+              "output: %s", out);
+}
+
+Test(server, bad_value_is_an_error, .timeout = 10)
+{
+    char out[8192];
+    const char *args[] = { "server::half_time='abc'", NULL };
+    cr_expect_eq(run_server_args(args, out, sizeof out), 1);
+    cr_expect(strstr(out, "half_time") != NULL, "output names the parameter: %s", out);
+}

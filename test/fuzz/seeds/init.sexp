@@ -1,0 +1,1 @@
+(init MyTeam (version 19))

@@ -1,0 +1,1 @@
+(dash 100)(turn 30)(say "hello world")

@@ -1,0 +1,110 @@
+/* test_init.c -- proto_parse_init: (init ...) and (reconnect ...) forms and every error
+ * reply of spec player-sim.md 1.1. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "netgw_proto.h"
+
+static proto_init_t in;
+static char err[128];
+
+static int parse(const char *s)
+{
+    return proto_parse_init(s, strlen(s), &in, err, sizeof err);
+}
+
+static void refused(const char *s, const char *want)
+{
+    cr_assert_eq(parse(s), -1, "%s accepted", s);
+    cr_assert_str_eq(err, want, "%s", s);
+}
+
+Test(init, plain_and_options, .timeout = 10)
+{
+    cr_assert_eq(parse("(init Alpha)"), 0);
+    cr_assert_str_eq(in.team, "Alpha");
+    cr_assert_float_eq(in.version, 3.0, 1e-12);
+    cr_assert_eq(in.goalie, 0);
+    cr_assert_eq(in.reconnect, 0);
+    cr_assert_eq(parse("(init Alpha (version 19))"), 0);
+    cr_assert_float_eq(in.version, 19.0, 1e-12);
+    cr_assert_eq(parse("(init Alpha (version 9.1) (goalie))"), 0);
+    cr_assert_float_eq(in.version, 9.1, 1e-12);
+    cr_assert_eq(in.goalie, 1);
+    cr_assert_eq(parse("(init my-team_+9 (goalie)(version 18))"), 0);
+    cr_assert_str_eq(in.team, "my-team_+9");
+    cr_assert_eq(in.goalie, 1);
+    cr_assert_float_eq(in.version, 18.0, 1e-12);
+    cr_assert_eq(parse("(init Alpha (version 1))"), 0);
+    cr_assert_eq(parse("(init Alpha (version 19.99))"), 0);
+}
+
+Test(init, trailing_nul_newline, .timeout = 10)
+{
+    const char s[] = "(init Alpha (version 14))\n";
+    cr_assert_eq(proto_parse_init(s, sizeof s, &in, err, sizeof err), 0);
+    cr_assert_float_eq(in.version, 14.0, 1e-12);
+    cr_assert_eq(parse("  (init Alpha)\r\n"), 0);
+}
+
+Test(init, team_names, .timeout = 10)
+{
+    cr_assert_eq(parse("(init abcdefghijklmno)"), 0);          /* 15 */
+    cr_assert_str_eq(in.team, "abcdefghijklmno");
+    refused("(init abcdefghijklmnop)", "(error illegal_teamname_or_too_long_teamname)");
+    refused("(init a.b)", "(error illegal_teamname)");
+    /* characters the reference's scanf range would let through: refused here */
+    refused("(init a,b)", "(error illegal_teamname)");
+    refused("(init a@b)", "(error illegal_teamname)");
+    refused("(init a[b])", "(error illegal_teamname)");
+    refused("(init a^b)", "(error illegal_teamname)");
+    refused("(init \"Alpha\")", "(error illegal_teamname)");
+    refused("(init (version 9))", "(error illegal_teamname)");
+    refused("(init)", "(error illegal_teamname)");
+}
+
+Test(init, bad_options_and_versions, .timeout = 10)
+{
+    refused("(init Alpha (version))", "(error illegal_command_form)");
+    refused("(init Alpha (version x))", "(error illegal_command_form)");
+    refused("(init Alpha (goalie 1))", "(error illegal_command_form)");
+    refused("(init Alpha (coach))", "(error illegal_command_form)");
+    refused("(init Alpha extra)", "(error illegal_command_form)");
+    refused("(init Alpha (version 9)) junk", "(error illegal_command_form)");
+    refused("(init Alpha (version 0.5))", "(error no_more_player_or_goalie_or_illegal_client_version)");
+    refused("(init Alpha (version 20))", "(error no_more_player_or_goalie_or_illegal_client_version)");
+    refused("(init Alpha (version -3))", "(error no_more_player_or_goalie_or_illegal_client_version)");
+    refused("(init Alpha (version 9)", "(error illegal_command_form)");
+}
+
+Test(init, reconnect, .timeout = 10)
+{
+    cr_assert_eq(parse("(reconnect Alpha 7)"), 0);
+    cr_assert_eq(in.reconnect, 1);
+    cr_assert_eq(in.unum, 7);
+    cr_assert_str_eq(in.team, "Alpha");
+    refused("(reconnect Alpha)", "(error illegal_command_form)");
+    refused("(reconnect Alpha x)", "(error illegal_command_form)");
+    refused("(reconnect Alpha 7 8)", "(error illegal_command_form)");
+    refused("(reconnect Alpha 12)", "(error no_such_team_or_player)");
+    refused("(reconnect Alpha 0)", "(error no_such_team_or_player)");
+    refused("(reconnect a.b 3)", "(error illegal_teamname)");
+}
+
+Test(init, unknown_and_garbage, .timeout = 10)
+{
+    refused("(dash 10)", "(error unknown_command)");
+    refused("hello", "(error unknown_command)");
+    refused("", "(error unknown_command)");
+    refused(")", "(error unknown_command)");
+    refused("(init", "(error illegal_command_form)");
+    unsigned char bin[256];
+    for (size_t i = 0; i < sizeof bin; i++)
+        bin[i] = (unsigned char)(255 - i);
+    cr_assert_eq(proto_parse_init((const char *)bin, sizeof bin, &in, err, sizeof err), -1);
+    cr_assert_eq(proto_parse_init(NULL, 0, &in, err, sizeof err), -1);
+    cr_assert_eq(proto_parse_init("(init A)", 8, &in, NULL, 0), 0);
+    /* a tiny error buffer is filled, cut, and NUL-terminated */
+    char small[8];
+    cr_assert_eq(proto_parse_init("(init a.b)", 10, &in, small, sizeof small), -1);
+    cr_assert_eq(strlen(small), sizeof small - 1);
+}

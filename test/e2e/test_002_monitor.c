@@ -1,0 +1,60 @@
+/* test_002_monitor.c -- monitors end to end: (dispinit version 3|4|5) on the player port
+ * is answered from monitorgw's own port with the parameter block, then one (show ...)
+ * per cycle to every monitor; unsupported versions and garbage get error replies. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+static char buf[65536];
+
+Test(monitor, init_block_and_frames_to_several_monitors, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    int fd[3], port[3];
+    const char *init[3] = { "(dispinit version 3)", "(dispinit version 4)", "(dispinit version 5)" };
+    for (int i = 0; i < 3; i++) {
+        fd[i] = e2e_udp_open();
+        e2e_send(fd[i], s.port, init[i]);
+        cr_assert_gt(e2e_recv_prefix(fd[i], "(server_param ", buf, sizeof buf, 2000, &port[i]), 0);
+        cr_expect_neq(port[i], s.port, "answered from monitorgw's own port");
+        cr_expect(strstr(buf, "(max_monitors -1)") != NULL, "monitors get the 999 parameters");
+        cr_expect(strstr(buf, "(bind_address") == NULL, "but never this server's extensions");
+    }
+    for (int i = 0; i < 3; i++) {
+        int shows = 0;
+        double end = e2e_now_ms() + 1000;
+        while (e2e_now_ms() < end) {
+            if (e2e_recv_prefix(fd[i], "(show 0 (pm 1) (tm null null 0 0) ((b) 0 0 0 0)", buf,
+                                sizeof buf, 200, NULL) > 0)
+                shows++;
+        }
+        /* one frame per 100 ms cycle, time 0 before kick-off */
+        cr_expect(shows >= 7 && shows <= 12, "monitor %d got %d frames in 1 s", i, shows);
+        cr_expect(strstr(buf, "((l 1) 0 0 -3 -37 0 0 0 0 (v h 90)") != NULL,
+                  "disabled player off-pitch: %.200s", buf);
+        /* v3 stamina has 3 numbers, v4/v5 add the capacity; only v5 has (fp ...) */
+        const char *st = strstr(buf, "(s ");
+        cr_assert(st != NULL);
+        double a, b, c, d;
+        int got = sscanf(st, "(s %lf %lf %lf %lf", &a, &b, &c, &d);
+        cr_expect_eq(got, i == 0 ? 3 : 4, "stamina values for version %d", i + 3);
+        cr_expect_eq(strstr(buf, "(fp ") != NULL, i == 2, "focus point only in v5");
+    }
+    e2e_send(fd[0], port[0], "(bogus command)");
+    cr_expect_gt(e2e_recv_prefix(fd[0], "(msg ", buf, sizeof buf, 1000, NULL), 0);
+    cr_expect(strstr(buf, "(error illegal_command_form)") != NULL, "got %s", buf);
+    cr_expect_gt(e2e_recv_prefix(fd[0], "(show ", buf, sizeof buf, 1000, NULL), 0,
+                 "frames keep coming");
+    int bad = e2e_udp_open();
+    e2e_send(bad, s.port, "(dispinit version 6)");
+    cr_expect_gt(e2e_recv(bad, buf, sizeof buf, 2000, NULL), 0);
+    cr_expect_str_eq(buf, "(error illegal_client_version)");
+    for (int i = 0; i < 3; i++)
+        close(fd[i]);
+    close(bad);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

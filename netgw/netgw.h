@@ -1,0 +1,120 @@
+/* netgw.h -- the rcss-netgw process: one player/coach UDP gateway of N. Context (ngw_t)
+ * built by netgw_main.c; sockets in netgw_udp.c; the init port (init, reconnect, dispinit
+ * hand-over) in netgw_port.c; connected clients in netgw_client.c; what is sent every
+ * cycle and on the see timer in netgw_cycle.c. The pure protocol is netgw_proto.h. */
+#ifndef RCSS_NETGW_H
+#define RCSS_NETGW_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include "conf.h"
+#include "rng.h"
+#include "shm.h"
+
+struct event_base;
+struct event;
+
+#define NGW_DGRAM_MAX     8192      /* largest datagram read from a client */
+#define NGW_SEND_MAX      16384     /* largest message built for a client */
+#define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
+#define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
+
+/* a client this gateway serves (mirror of its shm client-table entry) */
+typedef struct ngw_client {
+    struct ngw    *g;              /* back pointer for the read callback */
+    int            used;
+    int            idx;            /* client table index */
+    uint32_t       generation;     /* of the entry when we took it */
+    int            fd;             /* per-client socket, connected to the client */
+    struct event  *ev;
+    int            see_count;      /* async: quarter send_steps since the last see;
+                                      synch-see: cycles since the last see */
+} ngw_client_t;
+
+/* one of the shared listening ports (player, trainer, online coach) */
+typedef struct ngw_port {
+    int            fd;
+    int            port;
+    int            kind;           /* CLIENT_KIND_PLAYER / TRAINER / OLCOACH */
+    struct event  *ev;
+} ngw_port_t;
+
+typedef struct ngw {
+    int                 index;     /* netgw index (slot in r->netgw[]) */
+    shm_handle_t        shm;
+    shm_region_sh_t    *r;
+    shm_proc_sh_t      *self;
+    conf_t              conf;      /* copied from the region's parameters */
+    rng_t               rng;       /* gateway-side sensor randomness */
+    struct event_base  *base;
+    ngw_port_t          port[3];
+    int                 nports;
+    ngw_client_t        cl[SHM_MAX_CLIENTS];
+    /* cycle wake-up: a thread turns cycle_sem posts into eventfd reads */
+    int                 wake_fd;
+    pthread_t           sem_thread;
+    int                 sem_thread_started;
+    _Atomic int         sem_thread_stop;
+    struct event       *wake_ev;
+    struct event       *see_ev;     /* async see timer, every send_step / 4 */
+    struct event       *beat_ev;    /* heartbeat and liveness */
+    struct event       *sig_ev[2];
+    int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
+    uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
+    uint64_t            last_step;  /* newest snapshot handled */
+    uint64_t            ev_cursor;  /* next event to read */
+    shm_snapshot_sh_t   snap;       /* newest snapshot read */
+    int                 have_snap;
+    char                out[NGW_SEND_MAX];
+} ngw_t;
+
+/* ---- netgw_udp.c ---- */
+/* UDP socket bound to addr:port (bind_address "" = any). reuseport: share it with the
+ * other gateways (SO_REUSEPORT). Non-blocking. Returns fd or -1 with err. */
+int  ngw_udp_bind(const char *bind_address, int port, int reuseport, char *err, size_t errlen);
+/* Per-client socket: bound to bind_address on local_port (0 = ephemeral, else the port a
+ * previous gateway used) and connected to the client. Returns fd or -1 with err. */
+int  ngw_udp_client(const char *bind_address, int local_port, const struct sockaddr_storage *peer,
+                    char *err, size_t errlen);
+/* Port a socket is bound to, 0 on error. */
+int  ngw_udp_local_port(int fd);
+/* Send text with its terminating NUL on a connected socket / to an address.
+ * A full socket buffer drops the datagram (never blocks). */
+void ngw_udp_send(int fd, const char *text);
+void ngw_udp_sendto(int fd, const struct sockaddr_storage *to, const char *text);
+/* Address <-> client-table fields. */
+void ngw_addr_to_entry(const struct sockaddr_storage *a, shm_client_sh_t *e);
+void ngw_entry_to_addr(const shm_client_sh_t *e, struct sockaddr_storage *a);
+int  ngw_addr_equal_entry(const struct sockaddr_storage *a, const shm_client_sh_t *e);
+
+/* ---- netgw_port.c ---- */
+/* A datagram on a shared port: player init/reconnect, dispinit hand-over, errors. */
+void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+                       const struct sockaddr_storage *from);
+
+/* ---- netgw_client.c ---- */
+/* Serve client table entry idx from this process: open (or re-open on local_port) its
+ * socket and register its read event. 0 or -1. */
+int  ngw_client_attach(ngw_t *g, int idx, int local_port);
+/* Stop serving idx (socket closed); with release the table entry is freed too. */
+void ngw_client_detach(ngw_t *g, int idx, int release);
+/* Take back every ACTIVE entry whose owner_gw is this gateway (after a restart). */
+void ngw_client_takeover(ngw_t *g);
+/* The messages after a successful (init ...)/(reconnect ...): parameters, types. */
+void ngw_client_send_params(ngw_t *g, int idx);
+/* Drop clients whose entry was freed or handed to another gateway. */
+void ngw_client_check_owner(ngw_t *g);
+
+/* ---- netgw_cycle.c ---- */
+/* Wake-up from the cycle semaphore: handle every snapshot published since the last. */
+void ngw_cycle_wake(ngw_t *g);
+/* Async see timer tick. */
+void ngw_cycle_see_tick(ngw_t *g);
+/* Build and send a sense_body for idx from the newest snapshot. */
+void ngw_cycle_sense_body(ngw_t *g, int idx);
+/* Refresh g->snap from the region; 0 if a snapshot is available. */
+int  ngw_cycle_refresh(ngw_t *g);
+
+#endif

@@ -1,0 +1,322 @@
+/* netgw_main.c -- rcss-netgw --shm NAME --index I: one player/coach gateway. Attaches to
+ * the sim's region, binds the shared UDP ports (SO_REUSEPORT), takes back the clients a
+ * previous instance of the same index served, then runs a libevent loop: datagrams,
+ * the cycle semaphore (turned into an eventfd by a thread), the async see timer and a
+ * heartbeat. Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim
+ * is gone; its clients stay in the table for the next instance. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include "log.h"
+#include "netgw.h"
+
+#define PORT_READS_PER_EVENT 64
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: rcss-netgw --shm NAME --index I   (NAME also from $RCSS_SHM)\n");
+}
+
+static int parse_args(int argc, char **argv, const char **name, int *index)
+{
+    *name = getenv("RCSS_SHM");
+    *index = -1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
+            *name = argv[++i];
+        } else if (strcmp(argv[i], "--index") == 0 && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v >= SHM_MAX_GATEWAYS)
+                return -1;
+            *index = (int)v;
+        } else {
+            return -1;
+        }
+    }
+    return *name && (*name)[0] && *index >= 0 ? 0 : -1;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* the region may not exist yet (systemd starts everyone at once): wait for it */
+static int attach_region(ngw_t *g, const char *name)
+{
+    char err[SHM_ERR_LEN] = "";
+    for (int waited = 0; waited <= NGW_ATTACH_WAIT_MS; waited += 50) {
+        if (g->shm.r || shm_region_attach(&g->shm, name, err, sizeof err) == 0) {
+            if (atomic_load(&g->shm.r->hdr.ready) == 1)
+                return 0;
+        }
+        sleep_ms(50);
+    }
+    fprintf(stderr, "rcss-netgw: %s\n", err[0] ? err : "the sim never marked the region ready");
+    return -1;
+}
+
+static int sim_alive(const shm_region_sh_t *r)
+{
+    return !(kill(r->hdr.sim_pid, 0) < 0 && errno == ESRCH);
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+typedef struct port_ctx {
+    ngw_t      *g;
+    ngw_port_t *p;
+} port_ctx_t;
+
+static port_ctx_t port_ctx[3];
+
+static void on_port_read(evutil_socket_t fd, short what, void *arg)
+{
+    port_ctx_t *pc = arg;
+    static char buf[NGW_DGRAM_MAX + 1];
+    (void)what;
+    for (int i = 0; i < PORT_READS_PER_EVENT; i++) {
+        struct sockaddr_storage from;
+        socklen_t fl = sizeof from;
+        ssize_t n = recvfrom(fd, buf, NGW_DGRAM_MAX, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        ngw_port_datagram(pc->g, pc->p, buf, strnlen(buf, (size_t)n), &from);
+    }
+}
+
+static void on_wake(evutil_socket_t fd, short what, void *arg)
+{
+    ngw_t *g = arg;
+    uint64_t v;
+    (void)what;
+    while (read(fd, &v, sizeof v) == (ssize_t)sizeof v)
+        ;
+    if (atomic_load(&g->r->hdr.shutdown)) {
+        event_base_loopbreak(g->base);
+        return;
+    }
+    ngw_cycle_wake(g);
+}
+
+static void see_arm(ngw_t *g)
+{
+    int64_t next = g->r->hdr.epoch_ns + (int64_t)g->see_tick * g->quarter_ns;
+    int64_t now = shm_now_ns();
+    if (next < now) { /* late (stopped, overloaded): realign to the next tick */
+        g->see_tick = (uint64_t)((now - g->r->hdr.epoch_ns) / g->quarter_ns) + 1;
+        next = g->r->hdr.epoch_ns + (int64_t)g->see_tick * g->quarter_ns;
+    }
+    int64_t d = next - now;
+    struct timeval tv = { (time_t)(d / 1000000000LL), (suseconds_t)((d % 1000000000LL) / 1000) };
+    event_add(g->see_ev, &tv);
+}
+
+static void on_see(evutil_socket_t fd, short what, void *arg)
+{
+    ngw_t *g = arg;
+    (void)fd;
+    (void)what;
+    g->see_tick++;
+    ngw_cycle_see_tick(g);
+    see_arm(g);
+}
+
+static void on_beat(evutil_socket_t fd, short what, void *arg)
+{
+    ngw_t *g = arg;
+    (void)fd;
+    (void)what;
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    if (atomic_load(&g->r->hdr.shutdown) || !sim_alive(g->r)) {
+        log_info("the sim is gone; leaving");
+        event_base_loopbreak(g->base);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    ngw_t *g = arg;
+    (void)sig;
+    (void)what;
+    event_base_loopbreak(g->base);
+}
+
+/* ---- the semaphore thread ----------------------------------------------------------- */
+static void *sem_thread(void *arg)
+{
+    ngw_t *g = arg;
+    uint64_t one = 1;
+    while (!atomic_load(&g->sem_thread_stop)) {
+        int rc = shm_sem_timedwait(&g->self->cycle_sem, 100);
+        if (rc == 0 || atomic_load(&g->r->hdr.shutdown)) {
+            if (write(g->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+                break;
+        }
+    }
+    return NULL;
+}
+
+/* ---- setup and teardown --------------------------------------------------------------- */
+static void conf_from_region(ngw_t *g)
+{
+    const shm_params_sh_t *p = &g->r->params;
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        g->conf.num[i] = p->num[i];
+        memcpy(g->conf.str[i], p->str[i], CONF_STR_LEN);
+        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
+    }
+}
+
+static int open_ports(ngw_t *g)
+{
+    const int nums[3] = { conf_int(&g->conf, SP_port), conf_int(&g->conf, SP_coach_port),
+                          conf_int(&g->conf, SP_olcoach_port) };
+    const int kinds[3] = { CLIENT_KIND_PLAYER, CLIENT_KIND_TRAINER, CLIENT_KIND_OLCOACH };
+    char err[256];
+    for (int i = 0; i < 3; i++) {
+        ngw_port_t *p = &g->port[i];
+        p->port = nums[i];
+        p->kind = kinds[i];
+        p->fd = ngw_udp_bind(conf_str(&g->conf, SP_bind_address), nums[i], 1, err, sizeof err);
+        if (p->fd < 0) {
+            log_err("%s", err);
+            return -1;
+        }
+        g->nports++;
+        port_ctx[i].g = g;
+        port_ctx[i].p = p;
+        p->ev = event_new(g->base, p->fd, EV_READ | EV_PERSIST, on_port_read, &port_ctx[i]);
+        if (!p->ev || event_add(p->ev, NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int start_events(ngw_t *g)
+{
+    g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (g->wake_fd < 0)
+        return -1;
+    g->wake_ev = event_new(g->base, g->wake_fd, EV_READ | EV_PERSIST, on_wake, g);
+    g->see_ev = evtimer_new(g->base, on_see, g);
+    g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
+    g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
+    g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
+    if (!g->wake_ev || !g->see_ev || !g->beat_ev || !g->sig_ev[0] || !g->sig_ev[1])
+        return -1;
+    struct timeval beat = { 0, NGW_HEARTBEAT_MS * 1000 };
+    event_add(g->wake_ev, NULL);
+    event_add(g->beat_ev, &beat);
+    event_add(g->sig_ev[0], NULL);
+    event_add(g->sig_ev[1], NULL);
+    int64_t send_ns = (int64_t)conf_int(&g->conf, SP_send_step) * 1000000LL;
+    int slow = conf_int(&g->conf, SP_slow_down_factor);
+    g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
+    g->see_tick = 1;
+    see_arm(g);
+    if (pthread_create(&g->sem_thread, NULL, sem_thread, g) != 0)
+        return -1;
+    g->sem_thread_started = 1;
+    return 0;
+}
+
+static int ngw_start(ngw_t *g, const char *name, int index)
+{
+    g->index = index;
+    g->wake_fd = -1;
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        g->cl[i].idx = i;
+        g->cl[i].fd = -1;
+    }
+    if (attach_region(g, name) < 0)
+        return -1;
+    g->r = g->shm.r;
+    if ((uint32_t)index >= g->r->hdr.n_gateways) {
+        fprintf(stderr, "rcss-netgw: index %d, but server::netgw_processes is %u\n", index,
+                g->r->hdr.n_gateways);
+        return -1;
+    }
+    g->self = &g->r->netgw[index];
+    conf_from_region(g);
+    if (conf_bool(&g->conf, SP_verbose))
+        log_level = LOG_DEBUG;
+    rng_seed(&g->rng, g->r->hdr.random_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(index + 1)));
+    atomic_store(&g->self->pid, (int32_t)getpid());
+    atomic_store(&g->self->state, PROC_ST_RUNNING);
+    g->base = event_base_new();
+    if (!g->base || open_ports(g) < 0)
+        return -1;
+    /* posts made while no instance ran are stale: start at the newest snapshot */
+    shm_sem_drain(&g->self->cycle_sem);
+    g->last_step = atomic_load(&g->r->hdr.published);
+    g->ev_cursor = shm_event_head(g->r);
+    ngw_cycle_refresh(g);
+    ngw_client_takeover(g);
+    if (start_events(g) < 0) {
+        log_err("cannot set up the event loop");
+        return -1;
+    }
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    return 0;
+}
+
+static void ngw_stop(ngw_t *g)
+{
+    if (g->sem_thread_started) {
+        atomic_store(&g->sem_thread_stop, 1);
+        pthread_join(g->sem_thread, NULL);
+    }
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++)
+        ngw_client_detach(g, i, 0);
+    for (int i = 0; i < g->nports; i++) {
+        if (g->port[i].ev)
+            event_free(g->port[i].ev);
+        close(g->port[i].fd);
+    }
+    struct event *evs[] = { g->wake_ev, g->see_ev, g->beat_ev, g->sig_ev[0], g->sig_ev[1] };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        if (evs[i])
+            event_free(evs[i]);
+    }
+    if (g->wake_fd >= 0)
+        close(g->wake_fd);
+    if (g->base)
+        event_base_free(g->base);
+    if (g->self)
+        atomic_store(&g->self->state, PROC_ST_EXITED);
+    if (g->shm.r)
+        shm_region_detach(&g->shm);
+}
+
+int main(int argc, char **argv)
+{
+    static ngw_t g; /* large: snapshot and buffers */
+    const char *name;
+    int index;
+    signal(SIGPIPE, SIG_IGN);
+    if (parse_args(argc, argv, &name, &index) < 0) {
+        usage();
+        return 2;
+    }
+    char prog[32];
+    snprintf(prog, sizeof prog, "rcss-netgw.%d", index);
+    log_init(prog, LOG_INFO);
+    if (ngw_start(&g, name, index) < 0) {
+        ngw_stop(&g);
+        return 1;
+    }
+    event_base_dispatch(g.base);
+    ngw_stop(&g);
+    return 0;
+}

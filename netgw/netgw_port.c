@@ -1,0 +1,300 @@
+/* netgw_port.c -- datagrams on the shared listening ports. Player port: (init ...) and
+ * (reconnect ...) take a client-table slot under the table lock and move the client to
+ * its own socket; (dispinit ...) is handed to monitorgw through this gateway's monreq
+ * ring (monitorgw answers from its own socket); anything else gets the reference's error
+ * reply. Trainer and online-coach ports answer that the coach protocol is not served. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "log.h"
+#include "netgw.h"
+#include "netgw_proto.h"
+#include "playmode.h"
+
+#define E_NO_MORE   "(error no_more_player_or_goalie_or_illegal_client_version)"
+#define E_NO_TEAM   "(error no_more_team)"
+#define E_CONFLICT  "(error conflict_with_fixed_teamname)"
+#define E_FAILED    "(error connection_failed)"
+#define E_NO_SUCH   "(error no_such_team_or_player)"
+#define E_PLAYON    "(error cannot_reconnect_while_playon)"
+#define E_RED       "(error red_carded_player)"
+#define E_UNKNOWN   "(error unknown_command)"
+#define E_INIT_PORT "(error only_init_allowed_on_init_port)"
+
+static size_t port_skip_blank(const char *t, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i;
+}
+
+static int port_starts(const char *t, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    return len >= n && memcmp(t, word, n) == 0;
+}
+
+/* ---- team side --------------------------------------------------------------------- */
+/* 0 left, 1 right, -1 with *err set. Caller holds the table lock. */
+static int port_team_side(ngw_t *g, const char *team, const char **err)
+{
+    shm_team_sh_t *t = g->r->team;
+    const char *fixed[2] = { conf_str(&g->conf, SP_fixed_teamname_l),
+                             conf_str(&g->conf, SP_fixed_teamname_r) };
+    for (int k = 0; k < 2; k++) {
+        if (t[k].used && strcmp(t[k].name, team) == 0)
+            return k;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!t[k].used && fixed[k][0] && strcmp(fixed[k], team) == 0)
+            return k;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (t[k].used)
+            continue;
+        if (fixed[k][0]) {
+            *err = E_CONFLICT;
+            continue;
+        }
+        return k;
+    }
+    if (!*err)
+        *err = E_NO_TEAM;
+    return -1;
+}
+
+static int port_team_has_goalie(const shm_region_sh_t *r, int k)
+{
+    for (int u = 0; u < SHM_TEAM_SIZE; u++) {
+        const shm_client_sh_t *e = &r->client[k * SHM_TEAM_SIZE + u];
+        if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && e->goalie)
+            return 1;
+    }
+    return 0;
+}
+
+static int port_free_slot(const shm_region_sh_t *r, int k)
+{
+    for (int u = 0; u < SHM_TEAM_SIZE; u++) {
+        int idx = k * SHM_TEAM_SIZE + u;
+        if (atomic_load(&r->client[idx].state) == CLIENT_ST_FREE)
+            return idx;
+    }
+    return -1;
+}
+
+static const char *port_playmode(ngw_t *g)
+{
+    ngw_cycle_refresh(g);
+    const char *n = playmode_name(g->snap.play_mode);
+    return n[0] ? n : "before_kick_off";
+}
+
+/* ---- (init TEAM ...) ------------------------------------------------------------ */
+/* Take a slot; returns the client index or -1 with *err. Table lock held. */
+static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockaddr_storage *from,
+                          const char **err)
+{
+    shm_region_sh_t *r = g->r;
+    int k = port_team_side(g, pi->team, err);
+    if (k < 0)
+        return -1;
+    int idx = port_free_slot(r, k);
+    if (idx < 0 || (pi->goalie && port_team_has_goalie(r, k))) {
+        *err = E_NO_MORE;
+        return -1;
+    }
+    shm_client_sh_t *e = &r->client[idx];
+    uint32_t gen = e->generation + 1;
+    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
+    e->kind = CLIENT_KIND_PLAYER;
+    e->owner_gw = g->index;
+    e->generation = gen;
+    ngw_addr_to_entry(from, e);
+    e->version = pi->version;
+    e->side = k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    e->unum = idx % SHM_TEAM_SIZE + 1;
+    e->goalie = pi->goalie;
+    e->view_width = SHM_VIEW_NORMAL;
+    e->view_high = 1;
+    e->synch_see = pi->version >= 18.0;
+    e->last_recv_ns = shm_now_ns();
+    /* done_step: a new client is counted in synch mode from the next step on */
+    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
+    if (ngw_client_attach(g, idx, 0) < 0) {
+        *err = E_FAILED;
+        return -1;
+    }
+    e->local_port = (uint16_t)ngw_udp_local_port(g->cl[idx].fd);
+    if (!r->team[k].used) {
+        memset(r->team[k].name, 0, sizeof r->team[k].name);
+        memcpy(r->team[k].name, pi->team, strnlen(pi->team, SHM_TEAM_NAME_LEN - 1));
+        r->team[k].used = 1;
+    }
+    atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    return idx;
+}
+
+static void port_init(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                      const struct sockaddr_storage *from)
+{
+    const char *err = NULL;
+    if (shm_table_lock(g->r) < 0) {
+        ngw_udp_sendto(p->fd, from, E_FAILED);
+        return;
+    }
+    int idx = port_take_slot(g, pi, from, &err);
+    shm_table_unlock(g->r);
+    if (idx < 0) {
+        ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
+        return;
+    }
+    shm_client_sh_t *e = &g->r->client[idx];
+    char msg[96];
+    snprintf(msg, sizeof msg, "(init %c %d %s)", e->side == SHM_SIDE_LEFT ? 'l' : 'r',
+             e->unum, port_playmode(g));
+    ngw_udp_send(g->cl[idx].fd, msg);
+    ngw_client_send_params(g, idx);
+    if (e->synch_see)
+        ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
+    log_info("%s %d connected (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
+             e->unum, e->version, e->local_port);
+}
+
+/* ---- (reconnect TEAM UNUM) -------------------------------------------------------- */
+static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
+                               const struct sockaddr_storage *from, const char **err)
+{
+    shm_region_sh_t *r = g->r;
+    int k = -1;
+    for (int s = 0; s < 2; s++) {
+        if (r->team[s].used && strcmp(r->team[s].name, pi->team) == 0)
+            k = s;
+    }
+    if (k < 0 || pi->unum < 1 || pi->unum > SHM_TEAM_SIZE) {
+        *err = E_NO_SUCH;
+        return -1;
+    }
+    int idx = k * SHM_TEAM_SIZE + pi->unum - 1;
+    shm_client_sh_t *e = &r->client[idx];
+    uint32_t st = atomic_load(&e->state);
+    if (e->kind != CLIENT_KIND_PLAYER || e->generation == 0 || st == CLIENT_ST_CLOSING) {
+        *err = E_NO_SUCH;
+        return -1;
+    }
+    ngw_cycle_refresh(g);
+    if (g->snap.play_mode == PM_PLAY_ON) {
+        *err = E_PLAYON;
+        return -1;
+    }
+    if (g->snap.player[idx].card == 2) {
+        *err = E_RED;
+        return -1;
+    }
+    if (g->cl[idx].used)
+        ngw_client_detach(g, idx, 0);
+    if (st == CLIENT_ST_ACTIVE)  /* the old owner lets go when it sees owner_gw change */
+        atomic_store(&e->state, CLIENT_ST_CLOSING);
+    else
+        e->generation++;         /* left with (bye): the sim enables the player again */
+    e->owner_gw = g->index;
+    ngw_addr_to_entry(from, e);
+    e->last_recv_ns = shm_now_ns();
+    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
+    if (ngw_client_attach(g, idx, 0) < 0) {
+        atomic_store(&e->state, CLIENT_ST_FREE);
+        *err = E_FAILED;
+        return -1;
+    }
+    e->local_port = (uint16_t)ngw_udp_local_port(g->cl[idx].fd);
+    g->cl[idx].generation = e->generation;
+    atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    return idx;
+}
+
+static void port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                           const struct sockaddr_storage *from)
+{
+    const char *err = NULL;
+    if (shm_table_lock(g->r) < 0) {
+        ngw_udp_sendto(p->fd, from, E_FAILED);
+        return;
+    }
+    int idx = port_reconnect_slot(g, pi, from, &err);
+    shm_table_unlock(g->r);
+    if (idx < 0) {
+        ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
+        return;
+    }
+    shm_client_sh_t *e = &g->r->client[idx];
+    char msg[96];
+    snprintf(msg, sizeof msg, "(reconnect %c %s)", e->side == SHM_SIDE_LEFT ? 'l' : 'r',
+             port_playmode(g));
+    ngw_udp_send(g->cl[idx].fd, msg);
+    ngw_client_send_params(g, idx);
+}
+
+/* ---- other datagrams -------------------------------------------------------------- */
+static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+                          const struct sockaddr_storage *from)
+{
+    shm_monreq_sh_t m;
+    memset(&m, 0, sizeof m);
+    shm_client_sh_t tmp;
+    ngw_addr_to_entry(from, &tmp);
+    memcpy(m.addr, tmp.addr, sizeof m.addr);
+    m.family = tmp.family;
+    m.port = tmp.port;
+    size_t n = len < sizeof m.text - 1 ? len : sizeof m.text - 1;
+    memcpy(m.text, text, n);
+    if (shm_monreq_push(&g->self->monreq, &m) < 0)
+        ngw_udp_sendto(p->fd, from, E_FAILED);
+}
+
+/* a datagram from the address of a connected v8+ player: it must use its own port */
+static int port_known_client(const ngw_t *g, const struct sockaddr_storage *from)
+{
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        const shm_client_sh_t *e = &g->r->client[i];
+        if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && ngw_addr_equal_entry(from, e))
+            return e->version >= 8.0;
+    }
+    return 0;
+}
+
+void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+                       const struct sockaddr_storage *from)
+{
+    size_t off = port_skip_blank(text, len);
+    const char *t = text + off;
+    size_t n = len - off;
+    if (p->kind != CLIENT_KIND_PLAYER) {
+        /* the trainer / online coach protocol is served by a later release */
+        ngw_udp_sendto(p->fd, from, E_UNKNOWN);
+        return;
+    }
+    if (port_starts(t, n, "(dispinit")) {
+        port_dispinit(g, p, t, n, from);
+        return;
+    }
+    if (port_starts(t, n, "(init") || port_starts(t, n, "(reconnect")) {
+        proto_init_t pi;
+        char err[PROTO_REPLY_LEN];
+        if (proto_parse_init(t, n, &pi, err, sizeof err) < 0) {
+            ngw_udp_sendto(p->fd, from, err);
+            return;
+        }
+        int v = (int)floor(pi.version);
+        if (!pi.reconnect && (v < 1 || v > 19)) {
+            ngw_udp_sendto(p->fd, from, E_NO_MORE);
+            return;
+        }
+        if (pi.reconnect)
+            port_reconnect(g, p, &pi, from);
+        else
+            port_init(g, p, &pi, from);
+        return;
+    }
+    ngw_udp_sendto(p->fd, from, port_known_client(g, from) ? E_INIT_PORT : E_UNKNOWN);
+}

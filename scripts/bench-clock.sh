@@ -17,6 +17,6 @@ srv=$!
 for _ in $(seq 100); do [ -e "/dev/shm${shm}" ] && break; sleep 0.05; done
 sleep 0.5
 echo "== real-time clock, $cycles cycles (server pid $srv)"
-"$bindir/rcss-clockbench" "$shm" "$cycles"
+"$bindir/rcss-clockbench" "$shm" "$cycles" --player "$port"
 kill -TERM "$srv"
 wait "$srv"

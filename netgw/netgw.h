@@ -70,16 +70,7 @@ typedef struct ngw {
     char                out[NGW_SEND_MAX];
 } ngw_t;
 
-/* ---- netgw_udp.c ---- */
-/* UDP socket bound to addr:port (bind_address "" = any). reuseport: share it with the
- * other gateways (SO_REUSEPORT). Non-blocking. Returns fd or -1 with err. */
-int  ngw_udp_bind(const char *bind_address, int port, int reuseport, char *err, size_t errlen);
-/* Per-client socket: bound to bind_address on local_port (0 = ephemeral, else the port a
- * previous gateway used) and connected to the client. Returns fd or -1 with err. */
-int  ngw_udp_client(const char *bind_address, int local_port, const struct sockaddr_storage *peer,
-                    char *err, size_t errlen);
-/* Port a socket is bound to, 0 on error. */
-int  ngw_udp_local_port(int fd);
+/* ---- netgw_udp.c (sockets: common/net.h) ---- */
 /* Send text with its terminating NUL on a connected socket / to an address.
  * A full socket buffer drops the datagram (never blocks). */
 void ngw_udp_send(int fd, const char *text);

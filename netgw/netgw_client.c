@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
+#include "net.h"
 #include "netgw.h"
 #include "netgw_proto.h"
 #include "param_msg.h"
@@ -138,7 +139,7 @@ int ngw_client_attach(ngw_t *g, int idx, int local_port)
     if (c->used)
         ngw_client_detach(g, idx, 0);
     ngw_entry_to_addr(e, &peer);
-    int fd = ngw_udp_client(conf_str(&g->conf, SP_bind_address), local_port, &peer, err,
+    int fd = net_udp_connected(conf_str(&g->conf, SP_bind_address), local_port, &peer, err,
                             sizeof err);
     if (fd < 0) {
         log_warn("client %d: %s", idx, err);

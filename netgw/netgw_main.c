@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
+#include "net.h"
 #include "netgw.h"
 
 #define PORT_READS_PER_EVENT 64
@@ -188,7 +189,7 @@ static int open_ports(ngw_t *g)
         ngw_port_t *p = &g->port[i];
         p->port = nums[i];
         p->kind = kinds[i];
-        p->fd = ngw_udp_bind(conf_str(&g->conf, SP_bind_address), nums[i], 1, err, sizeof err);
+        p->fd = net_udp_bind(conf_str(&g->conf, SP_bind_address), nums[i], 1, err, sizeof err);
         if (p->fd < 0) {
             log_err("%s", err);
             return -1;

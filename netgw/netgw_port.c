@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "log.h"
+#include "net.h"
 #include "netgw.h"
 #include "netgw_proto.h"
 #include "playmode.h"
@@ -126,7 +127,7 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
         *err = E_FAILED;
         return -1;
     }
-    e->local_port = (uint16_t)ngw_udp_local_port(g->cl[idx].fd);
+    e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     if (!r->team[k].used) {
         memset(r->team[k].name, 0, sizeof r->team[k].name);
         memcpy(r->team[k].name, pi->team, strnlen(pi->team, SHM_TEAM_NAME_LEN - 1));
@@ -207,7 +208,7 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
         *err = E_FAILED;
         return -1;
     }
-    e->local_port = (uint16_t)ngw_udp_local_port(g->cl[idx].fd);
+    e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     g->cl[idx].generation = e->generation;
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
     return idx;

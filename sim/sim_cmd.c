@@ -577,8 +577,9 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
     int n = 0;
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         int k = 0; /* at most one ring's worth per turn, so a flood cannot stall the step */
-        while (w->pl[i].sh.enabled && k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
-            sim_cmd_player(w, i, &c);
+        while (k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
+            if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */
+                sim_cmd_player(w, i, &c);
             k++;
         }
         n += k;

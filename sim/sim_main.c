@@ -149,7 +149,7 @@ static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
-    sim_world_sync_clients(&s->world, r->client, r->cmd);
+    sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);
     sim_step(&s->world);

@@ -26,6 +26,10 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
         sim_player_t *p = &w->pl[i];
         p->sh.side = i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
         p->sh.unum = (int8_t)(i % SHM_TEAM_SIZE + 1);
+        /* an unconnected player is shown as the reference shows it: (v h 90), full stamina */
+        p->sh.view_width = SHM_VIEW_NORMAL;
+        p->sh.view_high = 1;
+        sim_player_reset_stamina(w, p);
         sim_player_place_off_pitch(p);
     }
 }
@@ -134,8 +138,7 @@ void sim_player_disable(sim_world_t *w, int idx)
     player_clear_commands(p);
 }
 
-void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl,
-                            shm_cmd_ring_sh_t *rings)
+void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl)
 {
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_client_sh_t *e = &cl[i];
@@ -145,8 +148,6 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl,
         if (active && (!p->seen || p->generation != e->generation)) {
             int side = e->side == SHM_SIDE_RIGHT ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT;
             int unum = i % SHM_TEAM_SIZE + 1; /* the slot decides, not the entry */
-            if (rings)
-                shm_cmd_clear(&rings[i]);
             sim_player_enable(w, i, side, unum, e->goalie, e->generation);
         } else if (!active && p->sh.enabled) {
             sim_player_disable(w, i);

@@ -93,9 +93,10 @@ void sim_player_disable(sim_world_t *w, int idx);
 void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p);
 void sim_player_place_off_pitch(sim_player_t *p);
 /* Follow the client table: enable players whose client entry is ACTIVE with a new
- * generation (clearing rings[i] if not NULL), disable those whose entry is not ACTIVE. */
-void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl,
-                            shm_cmd_ring_sh_t *rings);
+ * generation, disable those whose entry is not ACTIVE. The command ring is left alone:
+ * a new client's first commands may already be in it (sim_cmd_drain discards what a
+ * disabled player's ring holds, so nothing stale survives a cycle). */
+void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl);
 /* After publishing: clear per-cycle flags (kick flag, collisions). */
 void sim_world_end_cycle(sim_world_t *w);
 /* Deterministic 64-bit digest of the world state (tests, logs). */
@@ -107,7 +108,7 @@ void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 /* Apply one control record (monitor/trainer); side is the online coach's side for
  * records from a coach ring (0 trainer/monitor). */
 void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
-/* Drain every enabled player's command ring, the coach/trainer rings and every gateway's
+/* Drain every player's command ring (a disabled player's records are dropped), the coach/trainer rings and every gateway's
  * control ring of region r, applying the records in order. Returns records applied. */
 int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r);
 

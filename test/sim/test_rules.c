@@ -163,7 +163,7 @@ Test(rules, sync_clients_enables_and_disables, .timeout = 10)
     cl[idx].side = SHM_SIDE_RIGHT;
     cl[idx].unum = 4;
     cl[idx].generation = 7;
-    sim_world_sync_clients(&w, cl, NULL);
+    sim_world_sync_clients(&w, cl);
     sim_player_t *p = &w.pl[idx];
     cr_expect_eq(p->sh.enabled, 1);
     cr_expect_float_eq(p->sh.x, 12.0, EPS, "x = -3 * unum * side");
@@ -172,10 +172,10 @@ Test(rules, sync_clients_enables_and_disables, .timeout = 10)
     cr_expect_float_eq(p->sh.stamina, 8000.0, EPS);
     cr_expect_float_eq(p->sh.capacity, 130600.0, EPS);
     p->sh.x = 1.0;
-    sim_world_sync_clients(&w, cl, NULL); /* same generation: untouched */
+    sim_world_sync_clients(&w, cl); /* same generation: untouched */
     cr_expect_float_eq(p->sh.x, 1.0, EPS);
     atomic_store(&cl[idx].state, CLIENT_ST_FREE);
-    sim_world_sync_clients(&w, cl, NULL);
+    sim_world_sync_clients(&w, cl);
     cr_expect_eq(p->sh.enabled, 0);
     cr_expect_float_eq(p->sh.x, 12.0, EPS);
 }

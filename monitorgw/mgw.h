@@ -1,0 +1,100 @@
+/* mgw.h -- the rcss-monitorgw process: monitors. Pure encoders and parsers in
+ * mgw_encode.c (show frames, messages, dispinit) and mgw_cmd.c (monitor commands);
+ * the monitor table and its sockets in mgw_peer.c; startup and the event loop in
+ * mgw_main.c. */
+#ifndef RCSS_MGW_H
+#define RCSS_MGW_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include "conf.h"
+#include "shm.h"
+
+struct event_base;
+struct event;
+
+#define MGW_FRAME_MAX     16384   /* one show frame or parameter message */
+#define MGW_POLL_MS       10      /* monitor-request rings and heartbeat */
+#define MGW_ATTACH_WAIT_MS 5000
+#define MGW_MIN_VERSION   3       /* text protocols served: 3, 4, 5 */
+#define MGW_MAX_VERSION   5
+
+/* ---- mgw_encode.c (pure) ---- */
+/* The (show ...) line of snapshot s for monitor protocol version 3, 4 or 5 (spec
+ * monitor-log-coach.md 1.4). Returns the length, -1 if buf is too small. */
+int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
+/* (msg TIME BOARD "TEXT"), TEXT as is (not escaped, as the reference). */
+int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
+/* Version asked for by a (dispinit ...) datagram: (dispinit) -> 1, (dispinit version V)
+ * -> V truncated. 0 ok, -1 if it is not a dispinit. */
+int mgw_parse_dispinit(const char *text, size_t len, int *version);
+/* 1 if a protocol version exists in the reference (1..5, -1), 0 otherwise. */
+int mgw_version_known(int version);
+
+/* ---- mgw_cmd.c (pure) ---- */
+enum {
+    MGW_CMD_ERROR,        /* reply holds the error */
+    MGW_CMD_CTRL,         /* ctrl holds a record for the sim */
+    MGW_CMD_BYE,          /* (dispbye) */
+    MGW_CMD_REPLY,        /* only a reply (compression) */
+    MGW_CMD_DISPINIT      /* a (dispinit ...) to the monitor's own port: re-init */
+};
+
+typedef struct mgw_cmd {
+    int          kind;
+    shm_cmd_sh_t ctrl;
+    char         reply[96];
+} mgw_cmd_t;
+
+/* Parse one datagram a registered monitor sent to its own port (spec 1.6). */
+void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out);
+
+/* ---- mgw_peer.c ---- */
+typedef struct mgw_peer {
+    int            used;
+    int            slot;           /* index in r->monitor[] */
+    int            version;
+    int            fd;             /* connected to the monitor */
+    struct event  *ev;
+    struct mgw    *g;
+} mgw_peer_t;
+
+typedef struct mgw {
+    shm_handle_t        shm;
+    shm_region_sh_t    *r;
+    shm_proc_sh_t      *self;
+    conf_t              conf;
+    struct event_base  *base;
+    mgw_peer_t          peer[SHM_MAX_MONITORS];
+    int                 npeers;
+    int                 wake_fd;
+    pthread_t           sem_thread;
+    int                 sem_thread_started;
+    _Atomic int         sem_thread_stop;
+    struct event       *wake_ev, *poll_ev, *sig_ev[2];
+    uint64_t            last_step;
+    uint64_t            ev_cursor;
+    shm_snapshot_sh_t   snap;
+    int                 have_snap;
+    char                out[MGW_FRAME_MAX];
+    char                frame[MGW_MAX_VERSION + 1][MGW_FRAME_MAX];
+} mgw_t;
+
+/* Register the monitor of a hand-over record (or re-init a known one): own socket,
+ * table entry, init block. Errors are answered to the monitor from a temporary socket. */
+void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m);
+/* Re-open sockets for the monitors a previous monitorgw left ACTIVE in the table. */
+void mgw_peer_takeover(mgw_t *g);
+/* Close a monitor; with release its table entry is freed. */
+void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release);
+/* Send text (with its NUL) to one monitor; a full socket counts a skipped frame,
+ * a refused one (monitor gone) closes it. */
+void mgw_peer_send(mgw_t *g, mgw_peer_t *p, const char *text, size_t len);
+/* Send the newest snapshot (g->snap) to every monitor, encoded once per version. */
+void mgw_peer_broadcast_show(mgw_t *g);
+/* Send a (msg ...) to every monitor. */
+void mgw_peer_broadcast_msg(mgw_t *g, int time, int board, const char *text);
+
+#endif

@@ -1,0 +1,139 @@
+/* mgw_cmd.c -- commands a monitor sends to its own port (spec monitor-log-coach.md 1.6),
+ * parsed into control records for the sim: dispstart, dispfoul, dispplayer, dispdiscard,
+ * dispcard; dispbye; compression. Pure; anything else is illegal_command_form. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "mgw.h"
+#include "sexp.h"
+
+#define CMD_ERR "(error illegal_command_form)"
+
+static void cmd_error(mgw_cmd_t *out)
+{
+    out->kind = MGW_CMD_ERROR;
+    snprintf(out->reply, sizeof out->reply, "%s", CMD_ERR);
+}
+
+static shm_cmd_sh_t *cmd_ctrl(mgw_cmd_t *out, int kind)
+{
+    out->kind = MGW_CMD_CTRL;
+    out->ctrl.kind = (uint16_t)kind;
+    return &out->ctrl;
+}
+
+/* n integer arguments after the command word; 0 ok */
+static int cmd_ints(const sexp_t *root, size_t n, long *v)
+{
+    if (sexp_count(root) != n + 1)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const sexp_t *a = sexp_nth(root, i + 1);
+        if (!a || a->is_list || sexp_int(a, &v[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int cmd_side(long s)
+{
+    return s == 1 ? SHM_SIDE_LEFT : s == -1 ? SHM_SIDE_RIGHT : 0;
+}
+
+/* (dispfoul X Y SIDE): X, Y in metres x 16 */
+static void cmd_foul(const sexp_t *root, mgw_cmd_t *out)
+{
+    long v[3];
+    if (cmd_ints(root, 3, v) < 0 || v[2] < -1 || v[2] > 1)
+        return cmd_error(out);
+    shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_FOUL);
+    c->d[0] = (double)v[0] / 16.0;
+    c->d[1] = (double)v[1] / 16.0;
+    c->i = cmd_side(v[2]);
+}
+
+/* (dispplayer SIDE UNUM X Y ANG): X, Y metres x 16, ANG degrees; velocity zeroed */
+static void cmd_player(const sexp_t *root, mgw_cmd_t *out)
+{
+    long v[5];
+    if (cmd_ints(root, 5, v) < 0 || !cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
+        return cmd_error(out);
+    shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_MOVE_PLAYER);
+    c->i = cmd_side(v[0]);
+    c->flags = (uint32_t)v[1] | (0x7u << 8); /* x, y and angle given */
+    c->d[0] = (double)v[2] / 16.0;
+    c->d[1] = (double)v[3] / 16.0;
+    c->d[2] = (double)v[4];
+}
+
+/* (dispdiscard SIDE UNUM) */
+static void cmd_discard(const sexp_t *root, mgw_cmd_t *out)
+{
+    long v[2];
+    if (cmd_ints(root, 2, v) < 0 || !cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
+        return cmd_error(out);
+    shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_DISCARD);
+    c->i = cmd_side(v[0]);
+    c->flags = (uint32_t)v[1];
+}
+
+/* (dispcard SIDE UNUM yellow|red) */
+static void cmd_card(const sexp_t *root, mgw_cmd_t *out)
+{
+    long v[2];
+    const sexp_t *colour = sexp_nth(root, 3);
+    int card = sexp_is(colour, "yellow") ? 1 : sexp_is(colour, "red") ? 2 : 0;
+    if (sexp_count(root) != 4 || !card)
+        return cmd_error(out);
+    for (int i = 0; i < 2; i++) {
+        const sexp_t *a = sexp_nth(root, (size_t)i + 1);
+        if (!a || a->is_list || sexp_int(a, &v[i]) < 0)
+            return cmd_error(out);
+    }
+    if (!cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
+        return cmd_error(out);
+    shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_CARD);
+    c->i = cmd_side(v[0]);
+    c->flags = (uint32_t)v[1] | ((uint32_t)card << 8);
+}
+
+/* (compression N): 0..9 accepted, but monitor traffic is sent uncompressed */
+static void cmd_compression(const sexp_t *root, mgw_cmd_t *out)
+{
+    long v[1];
+    if (cmd_ints(root, 1, v) < 0 || v[0] < 0 || v[0] > 9)
+        return cmd_error(out);
+    out->kind = MGW_CMD_REPLY;
+    snprintf(out->reply, sizeof out->reply, "(warning compression_unsupported)");
+}
+
+void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out)
+{
+    sexp_t nodes[32];
+    sexp_arena_t a = { nodes, 32, 0 };
+    char err[64];
+    size_t end = 0;
+    memset(out, 0, sizeof *out);
+    const sexp_t *root = sexp_parse(&a, text, len, &end, err, sizeof err);
+    if (!root || !root->is_list || !root->child || root->child->is_list)
+        return cmd_error(out);
+    const sexp_t *w = root->child;
+    if (sexp_is(w, "dispstart") && sexp_count(root) == 1)
+        cmd_ctrl(out, SHM_CMD_START);
+    else if (sexp_is(w, "dispbye") && sexp_count(root) == 1)
+        out->kind = MGW_CMD_BYE;
+    else if (sexp_is(w, "dispinit"))
+        out->kind = MGW_CMD_DISPINIT;
+    else if (sexp_is(w, "dispfoul"))
+        cmd_foul(root, out);
+    else if (sexp_is(w, "dispplayer"))
+        cmd_player(root, out);
+    else if (sexp_is(w, "dispdiscard"))
+        cmd_discard(root, out);
+    else if (sexp_is(w, "dispcard"))
+        cmd_card(root, out);
+    else if (sexp_is(w, "compression"))
+        cmd_compression(root, out);
+    else
+        cmd_error(out);
+}

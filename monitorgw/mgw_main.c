@@ -1,0 +1,286 @@
+/* mgw_main.c -- rcss-monitorgw --shm NAME: the monitor gateway. Attaches to the sim's
+ * region, takes back the monitors a previous instance served, then runs a libevent
+ * loop: every MGW_POLL_MS the netgw hand-over rings (monitor inits that reached the
+ * player port) and the heartbeat; on every cycle-semaphore post (turned into an eventfd
+ * by a thread) the new snapshot as one frame per version to every monitor, plus the
+ * messages of the event ring. Leaves on SIGTERM/SIGINT, shutdown, or when the sim is gone. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include "log.h"
+#include "mgw.h"
+
+#define MGW_MAX_BEHIND 2
+
+static int parse_args(int argc, char **argv, const char **name)
+{
+    *name = getenv("RCSS_SHM");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc)
+            *name = argv[++i];
+        else
+            return -1;
+    }
+    return *name && (*name)[0] ? 0 : -1;
+}
+
+static int attach_region(mgw_t *g, const char *name)
+{
+    char err[SHM_ERR_LEN] = "";
+    for (int waited = 0; waited <= MGW_ATTACH_WAIT_MS; waited += 50) {
+        if (g->shm.r || shm_region_attach(&g->shm, name, err, sizeof err) == 0) {
+            if (atomic_load(&g->shm.r->hdr.ready) == 1)
+                return 0;
+        }
+        struct timespec ts = { 0, 50000000L };
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "rcss-monitorgw: %s\n", err[0] ? err : "the sim never marked the region ready");
+    return -1;
+}
+
+/* ---- per cycle ------------------------------------------------------------------------ */
+static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
+{
+    char text[SHM_EVENT_TEXT_LEN + 64];
+    int len = ev->len < 0 ? 0 : ev->len > SHM_EVENT_TEXT_LEN ? SHM_EVENT_TEXT_LEN : ev->len;
+    int comms = conf_bool(&g->conf, SP_send_comms);
+    char side = ev->side == SHM_SIDE_RIGHT ? 'r' : 'l';
+    switch (ev->kind) {
+    case SHM_EV_MSG:
+        if (ev->arg == 2) /* LOG_BOARD: game log only */
+            return;
+        snprintf(text, sizeof text, "%.*s", len, ev->text);
+        break;
+    case SHM_EV_CHANGE_TYPE:
+        if (ev->arg < 0)
+            snprintf(text, sizeof text, "(change_player_type %c %d goalie)", side, ev->unum);
+        else
+            snprintf(text, sizeof text, "(change_player_type %c %d %d)", side, ev->unum, ev->arg);
+        break;
+    case SHM_EV_REFEREE:
+        if (!comms)
+            return;
+        snprintf(text, sizeof text, "(referee %.*s)", len, ev->text);
+        break;
+    case SHM_EV_SAY:
+        if (!comms)
+            return;
+        snprintf(text, sizeof text, "((player %s %d) %.*s)",
+                 g->snap.team[ev->side == SHM_SIDE_RIGHT ? 1 : 0], ev->unum, len, ev->text);
+        break;
+    default:
+        return;
+    }
+    mgw_peer_broadcast_msg(g, ev->time, 1, text);
+}
+
+static void forward_events(mgw_t *g)
+{
+    shm_event_sh_t ev;
+    while (g->ev_cursor < g->snap.event_head) {
+        int rc = shm_event_read(g->r, g->ev_cursor, &ev);
+        if (rc > 0)
+            break;
+        if (rc < 0) {
+            uint64_t head = shm_event_head(g->r);
+            g->ev_cursor = head > SHM_EVENT_SLOTS / 2 ? head - SHM_EVENT_SLOTS / 2 : 0;
+            atomic_fetch_add(&g->self->resets, 1);
+            continue;
+        }
+        g->ev_cursor++;
+        forward_event(g, &ev);
+    }
+}
+
+static void on_cycle(mgw_t *g)
+{
+    uint64_t pub = atomic_load_explicit(&g->r->hdr.published, memory_order_acquire);
+    if (pub <= g->last_step)
+        return;
+    uint64_t n = g->last_step + 1;
+    if (pub - g->last_step > MGW_MAX_BEHIND) {
+        atomic_fetch_add(&g->self->resets, 1);
+        n = pub;
+    }
+    for (; n <= pub; n++) {
+        if (shm_snap_read(g->r, n, &g->snap) < 0) {
+            atomic_fetch_add(&g->self->resets, 1);
+            if (shm_snap_read_latest(g->r, &g->snap) == 0)
+                break;
+            n = g->snap.step;
+        }
+        g->have_snap = 1;
+        forward_events(g);
+        mgw_peer_broadcast_show(g);
+    }
+    g->last_step = g->snap.step > pub ? g->snap.step : pub;
+    atomic_store(&g->self->last_step, g->last_step);
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+static void on_wake(evutil_socket_t fd, short what, void *arg)
+{
+    mgw_t *g = arg;
+    uint64_t v;
+    (void)what;
+    while (read(fd, &v, sizeof v) == (ssize_t)sizeof v)
+        ;
+    if (atomic_load(&g->r->hdr.shutdown)) {
+        event_base_loopbreak(g->base);
+        return;
+    }
+    on_cycle(g);
+}
+
+static void on_poll(evutil_socket_t fd, short what, void *arg)
+{
+    mgw_t *g = arg;
+    shm_monreq_sh_t m;
+    (void)fd;
+    (void)what;
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    for (uint32_t k = 0; k < g->r->hdr.n_gateways && k < SHM_MAX_GATEWAYS; k++) {
+        while (shm_monreq_pop(&g->r->netgw[k].monreq, &m) == 0)
+            mgw_peer_request(g, &m);
+    }
+    if (atomic_load(&g->r->hdr.shutdown)
+        || (kill(g->r->hdr.sim_pid, 0) < 0 && errno == ESRCH)) {
+        log_info("the sim is gone; leaving");
+        event_base_loopbreak(g->base);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    mgw_t *g = arg;
+    (void)sig;
+    (void)what;
+    event_base_loopbreak(g->base);
+}
+
+static void *sem_thread(void *arg)
+{
+    mgw_t *g = arg;
+    uint64_t one = 1;
+    while (!atomic_load(&g->sem_thread_stop)) {
+        int rc = shm_sem_timedwait(&g->self->cycle_sem, 100);
+        if (rc == 0 || atomic_load(&g->r->hdr.shutdown)) {
+            if (write(g->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+                break;
+        }
+    }
+    return NULL;
+}
+
+/* ---- setup and teardown --------------------------------------------------------------- */
+static void conf_from_region(mgw_t *g)
+{
+    const shm_params_sh_t *p = &g->r->params;
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        g->conf.num[i] = p->num[i];
+        memcpy(g->conf.str[i], p->str[i], CONF_STR_LEN);
+        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
+    }
+}
+
+static int start_events(mgw_t *g)
+{
+    g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (g->wake_fd < 0)
+        return -1;
+    g->wake_ev = event_new(g->base, g->wake_fd, EV_READ | EV_PERSIST, on_wake, g);
+    g->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, g);
+    g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
+    g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
+    if (!g->wake_ev || !g->poll_ev || !g->sig_ev[0] || !g->sig_ev[1])
+        return -1;
+    struct timeval poll = { 0, MGW_POLL_MS * 1000 };
+    event_add(g->wake_ev, NULL);
+    event_add(g->poll_ev, &poll);
+    event_add(g->sig_ev[0], NULL);
+    event_add(g->sig_ev[1], NULL);
+    if (pthread_create(&g->sem_thread, NULL, sem_thread, g) != 0)
+        return -1;
+    g->sem_thread_started = 1;
+    return 0;
+}
+
+static int mgw_start(mgw_t *g, const char *name)
+{
+    g->wake_fd = -1;
+    for (int i = 0; i < SHM_MAX_MONITORS; i++)
+        g->peer[i].fd = -1;
+    if (attach_region(g, name) < 0)
+        return -1;
+    g->r = g->shm.r;
+    g->self = &g->r->monitorgw;
+    conf_from_region(g);
+    if (conf_bool(&g->conf, SP_verbose))
+        log_level = LOG_DEBUG;
+    atomic_store(&g->self->pid, (int32_t)getpid());
+    atomic_store(&g->self->state, PROC_ST_RUNNING);
+    g->base = event_base_new();
+    if (!g->base)
+        return -1;
+    shm_sem_drain(&g->self->cycle_sem);
+    g->last_step = atomic_load(&g->r->hdr.published);
+    g->ev_cursor = shm_event_head(g->r);
+    if (shm_snap_read_latest(g->r, &g->snap) > 0)
+        g->have_snap = 1;
+    mgw_peer_takeover(g);
+    if (start_events(g) < 0) {
+        log_err("cannot set up the event loop");
+        return -1;
+    }
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    return 0;
+}
+
+static void mgw_stop(mgw_t *g)
+{
+    if (g->sem_thread_started) {
+        atomic_store(&g->sem_thread_stop, 1);
+        pthread_join(g->sem_thread, NULL);
+    }
+    for (int i = 0; i < SHM_MAX_MONITORS; i++)
+        mgw_peer_close(g, &g->peer[i], 0);
+    struct event *evs[] = { g->wake_ev, g->poll_ev, g->sig_ev[0], g->sig_ev[1] };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        if (evs[i])
+            event_free(evs[i]);
+    }
+    if (g->wake_fd >= 0)
+        close(g->wake_fd);
+    if (g->base)
+        event_base_free(g->base);
+    if (g->self)
+        atomic_store(&g->self->state, PROC_ST_EXITED);
+    if (g->shm.r)
+        shm_region_detach(&g->shm);
+}
+
+int main(int argc, char **argv)
+{
+    static mgw_t g; /* large: frames per version */
+    const char *name;
+    signal(SIGPIPE, SIG_IGN);
+    if (parse_args(argc, argv, &name) < 0) {
+        fprintf(stderr, "usage: rcss-monitorgw --shm NAME   (NAME also from $RCSS_SHM)\n");
+        return 2;
+    }
+    log_init("rcss-monitorgw", LOG_INFO);
+    if (mgw_start(&g, name) < 0) {
+        mgw_stop(&g);
+        return 1;
+    }
+    event_base_dispatch(g.base);
+    mgw_stop(&g);
+    return 0;
+}

@@ -1,0 +1,89 @@
+/* test_cmd.c -- monitor commands (spec monitor-log-coach.md 1.6) parsed into the control
+ * records the sim applies (shm_layout.h SHM_CMD_* argument conventions). */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "mgw.h"
+
+static mgw_cmd_t c;
+
+static void parse(const char *s)
+{
+    mgw_parse_cmd(s, strlen(s), &c);
+}
+
+Test(cmd, dispstart_and_bye)
+{
+    parse("(dispstart)");
+    cr_expect_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.kind, SHM_CMD_START);
+    parse("(dispbye)");
+    cr_expect_eq(c.kind, MGW_CMD_BYE);
+}
+
+Test(cmd, dispfoul_positions_are_sixteenths_of_metres)
+{
+    parse("(dispfoul 160 -80 1)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.kind, SHM_CMD_FOUL);
+    cr_expect_float_eq(c.ctrl.d[0], 10.0, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[1], -5.0, 1e-12);
+    cr_expect_eq(c.ctrl.i, SHM_SIDE_LEFT, "side 1: free kick for the left team");
+    parse("(dispfoul 0 0 0)");
+    cr_expect_eq(c.ctrl.i, 0, "side 0: drop ball");
+    parse("(dispfoul 0 0 2)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR);
+    cr_expect_str_eq(c.reply, "(error illegal_command_form)");
+    parse("(dispfoul 1.5 0 1)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR, "integers only");
+}
+
+Test(cmd, dispplayer_moves_with_angle_in_degrees)
+{
+    parse("(dispplayer -1 7 -320 48 90)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.kind, SHM_CMD_MOVE_PLAYER);
+    cr_expect_eq(c.ctrl.i, SHM_SIDE_RIGHT);
+    cr_expect_eq(c.ctrl.flags & 0xff, 7u);
+    cr_expect_eq((c.ctrl.flags >> 8) & 0x1f, 0x7u, "x, y and angle given; velocity zeroed");
+    cr_expect_float_eq(c.ctrl.d[0], -20.0, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[1], 3.0, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[2], 90.0, 1e-12);
+    parse("(dispplayer 1 12 0 0 0)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR, "unum 12");
+    parse("(dispplayer 1 1 0 0)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR, "four arguments");
+}
+
+Test(cmd, discard_and_card)
+{
+    parse("(dispdiscard 1 5)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.kind, SHM_CMD_DISCARD);
+    cr_expect_eq(c.ctrl.i, SHM_SIDE_LEFT);
+    cr_expect_eq(c.ctrl.flags, 5u);
+    parse("(dispcard -1 3 red)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.kind, SHM_CMD_CARD);
+    cr_expect_eq(c.ctrl.i, SHM_SIDE_RIGHT);
+    cr_expect_eq(c.ctrl.flags, 3u | (2u << 8));
+    parse("(dispcard 1 3 yellow)");
+    cr_expect_eq(c.ctrl.flags, 3u | (1u << 8));
+    parse("(dispcard 1 3 blue)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR);
+}
+
+Test(cmd, compression_and_garbage)
+{
+    parse("(compression 5)");
+    cr_expect_eq(c.kind, MGW_CMD_REPLY);
+    cr_expect_str_eq(c.reply, "(warning compression_unsupported)");
+    parse("(compression 10)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR);
+    const char *bad[] = { "", "(", ")", "(bogus)", "((dispstart))", "\x01\x02", "(dispstart 1)",
+                          "dispstart" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        parse(bad[i]);
+        cr_expect_eq(c.kind, MGW_CMD_ERROR, "'%s'", bad[i]);
+        cr_expect_str_eq(c.reply, "(error illegal_command_form)");
+    }
+}

@@ -2,6 +2,7 @@
  * is answered from monitorgw's own port with the parameter block, then one (show ...)
  * per cycle to every monitor; unsupported versions and garbage get error replies. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,5 +60,35 @@ Test(monitor, init_block_and_frames_to_several_monitors, .timeout = 30)
     for (int i = 0; i < 3; i++)
         close(fd[i]);
     close(bad);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+Test(monitor, monitorgw_killed_is_healed_and_keeps_the_port, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    int fd = e2e_udp_open(), mport;
+    e2e_send(fd, s.port, "(dispinit version 4)");
+    cr_assert_gt(e2e_recv_prefix(fd, "(show ", buf, sizeof buf, 2000, &mport), 0);
+    pid_t old = e2e_monitorgw_pid(&s);
+    cr_assert_gt(old, 0);
+    cr_assert_eq(kill(old, SIGKILL), 0);
+    double killed = e2e_now_ms(), healed = 0;
+    int from = 0;
+    while (e2e_now_ms() < killed + 3000) {
+        if (e2e_recv_prefix(fd, "(show ", buf, sizeof buf, 200, &from) > 0
+            && e2e_now_ms() > killed + 150) {
+            healed = e2e_now_ms();
+            break;
+        }
+    }
+    cr_assert_gt(healed, 0, "frames resumed");
+    cr_expect_eq(from, mport, "from the same monitor port");
+    cr_expect_lt(healed - killed, 1000.0, "healed within 1 s (%.0f ms)", healed - killed);
+    cr_expect_neq(e2e_monitorgw_pid(&s), old, "a new monitorgw process");
+    /* and the new instance takes the monitor's commands */
+    e2e_send(fd, mport, "(bogus)");
+    cr_expect_gt(e2e_recv_prefix(fd, "(msg ", buf, sizeof buf, 1000, NULL), 0);
+    close(fd);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }

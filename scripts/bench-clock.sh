@@ -2,7 +2,7 @@
 # bench-clock.sh BINDIR [CYCLES] -- start a server on free local ports (no clients) and
 # measure its real-time cycle period with rcss-clockbench over CYCLES cycles (600 = 60 s).
 set -euo pipefail
-bindir=${1:-build/bin}
+bindir=$(cd "${1:-build/bin}" && pwd)
 cycles=${2:-600}
 work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -17,6 +17,11 @@ srv=$!
 for _ in $(seq 100); do [ -e "/dev/shm${shm}" ] && break; sleep 0.05; done
 sleep 0.5
 echo "== real-time clock, $cycles cycles (server pid $srv)"
-"$bindir/rcss-clockbench" "$shm" "$cycles" --player "$port"
+if ! "$bindir/rcss-clockbench" "$shm" "$cycles" --player "$port"; then
+    echo "bench-clock: the server did not run; its log:" >&2
+    cat "$work/server.log" >&2
+    kill -TERM "$srv" 2>/dev/null || true
+    exit 1
+fi
 kill -TERM "$srv"
 wait "$srv"

@@ -136,7 +136,28 @@ static int wait_ready(e2e_server_t *s, int timeout_ms)
     return -1;
 }
 
-int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
+/* a gateway started as its own process, output appended to the server log */
+static pid_t spawn_gateway(const e2e_server_t *s, const char *exe, int index)
+{
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", index);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    int fd = open(s->log, O_WRONLY | O_APPEND);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(fd);
+    }
+    if (index >= 0)
+        execl(exe, exe, "--shm", s->shm_name, "--index", idx, (char *)NULL);
+    else
+        execl(exe, exe, "--shm", s->shm_name, (char *)NULL);
+    _exit(127);
+}
+
+static int start_server(e2e_server_t *s, const char *const *extra_args, int standalone)
 {
     static int counter;
     const char *bindir = getenv("RCSS_BIN_DIR");
@@ -169,6 +190,12 @@ int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
                              "server::bind_address=127.0.0.1",
                              "server::game_logging=false", "server::text_logging=false" };
     int argc = 8;
+    char a_n[64];
+    if (standalone > 0) {
+        snprintf(a_n, sizeof a_n, "server::netgw_processes=%d", standalone);
+        argv[argc++] = "server::spawn_gateways=false";
+        argv[argc++] = a_n;
+    }
     for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
         argv[argc++] = extra_args[i];
     argv[argc] = NULL;
@@ -191,11 +218,54 @@ int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
         _exit(127);
     }
     s->pid = pid;
+    for (int i = 0; i < standalone && i < 16; i++) {
+        char gw[512];
+        snprintf(gw, sizeof gw, "%s/rcss-netgw", bindir);
+        s->standalone[s->nstandalone++] = spawn_gateway(s, gw, i);
+    }
+    if (standalone > 0) {
+        char gw[512];
+        snprintf(gw, sizeof gw, "%s/rcss-monitorgw", bindir);
+        s->standalone[s->nstandalone++] = spawn_gateway(s, gw, -1);
+    }
     if (wait_ready(s, 8000) < 0) {
         e2e_server_stop(s);
         return -1;
     }
     return 0;
+}
+
+int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
+{
+    return start_server(s, extra_args, 0);
+}
+
+int e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args, int n_netgw)
+{
+    return start_server(s, extra_args, n_netgw > 0 ? n_netgw : 1);
+}
+
+/* standalone gateways leave by themselves once the sim is gone; 0 if all did */
+static int reap_standalone(e2e_server_t *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->nstandalone; i++) {
+        int st;
+        double end = e2e_now_ms() + 3000;
+        while (waitpid(s->standalone[i], &st, WNOHANG) == 0) {
+            if (e2e_now_ms() > end) {
+                fprintf(stderr, "e2e: gateway %d did not leave after the sim\n",
+                        (int)s->standalone[i]);
+                kill(s->standalone[i], SIGKILL);
+                waitpid(s->standalone[i], &st, 0);
+                rc = -1;
+                break;
+            }
+            usleep(10000);
+        }
+    }
+    s->nstandalone = 0;
+    return rc;
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -232,6 +302,8 @@ int e2e_server_stop(e2e_server_t *s)
         usleep(10000);
     }
     s->pid = -1;
+    if (reap_standalone(s) < 0)
+        return -1;
     if (!WIFEXITED(st)) {
         fprintf(stderr, "e2e: server died by signal %d (see %s)\n", WTERMSIG(st), s->log);
         return -1;

@@ -15,6 +15,8 @@ typedef struct e2e_server {
     char  shm_name[64];   /* server::shm_name */
     char  dir[256];       /* private working directory (logs go here) */
     char  log[300];       /* the server's stderr, dir/server.log */
+    int   nstandalone;    /* gateways started by the harness (standalone mode) */
+    pid_t standalone[17]; /* their pids: netgw 0..n-2, monitorgw last */
 } e2e_server_t;
 
 /* Start $RCSS_BIN_DIR/rcssserver with free ports, bind_address=127.0.0.1, its own
@@ -22,7 +24,12 @@ typedef struct e2e_server {
  * the NULL-terminated extra args ("server::synch_mode=true", ...). Waits until the
  * region is ready and the gateways answer. 0 ok, -1 on failure (message on stderr). */
 int  e2e_server_start(e2e_server_t *s, const char *const *extra_args);
-/* SIGTERM and wait; returns the exit status (0 clean) or -1. */
+/* The systemd layout: the sim with server::spawn_gateways=false and
+ * server::netgw_processes=n_netgw, and the n_netgw rcss-netgw plus one rcss-monitorgw
+ * started by the harness as separate processes (not children of the sim). */
+int  e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args, int n_netgw);
+/* SIGTERM and wait; returns the exit status (0 clean) or -1. In standalone mode the
+ * gateways must also have left by themselves (within 3 s) for a 0. */
 int  e2e_server_stop(e2e_server_t *s);
 
 /* pids of the running netgw / monitorgw processes (children of the server),

@@ -146,3 +146,29 @@ Test(server, bad_value_is_an_error, .timeout = 10)
     cr_expect_eq(run_server_args(args, out, sizeof out), 1);
     cr_expect(strstr(out, "half_time") != NULL, "output names the parameter: %s", out);
 }
+
+/* the systemd layout (conf/systemd): the sim spawns nothing, each gateway is its own
+ * process started by someone else, and they still serve players and monitors */
+Test(server, standalone_gateways, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start_standalone(&s, NULL, 2), 0);
+    pid_t gw[16];
+    int n = e2e_netgw_pids(&s, gw, 16);
+    cr_expect_eq(n, 2);
+    for (int i = 0; i < n; i++)
+        cr_expect_neq(parent_of(gw[i]), s.pid, "netgw %d is not the sim's child", (int)gw[i]);
+    char buf[8192];
+    int fd = e2e_udp_open();
+    e2e_send(fd, s.port, "(init Solo (version 19))");
+    cr_expect_gt(e2e_recv_prefix(fd, "(init l 1 ", buf, sizeof buf, 2000, NULL), 0);
+    cr_expect_gt(e2e_recv_prefix(fd, "(sense_body ", buf, sizeof buf, 2000, NULL), 0);
+    int mon = e2e_udp_open();
+    e2e_send(mon, s.port, "(dispinit version 5)");
+    cr_expect_gt(e2e_recv_prefix(mon, "(show ", buf, sizeof buf, 2000, NULL), 0);
+    close(fd);
+    close(mon);
+    /* stop: the sim removes the region, the gateways notice and leave by themselves */
+    cr_expect_eq(e2e_server_stop(&s), 0);
+    cr_expect(!shm_exists(s.shm_name));
+}

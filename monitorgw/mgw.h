@@ -57,6 +57,8 @@ typedef struct mgw_peer {
     int            slot;           /* index in r->monitor[] */
     int            version;
     int            fd;             /* connected to the monitor */
+    int            dead;           /* refused (monitor gone): no more sends, closed by
+                                      mgw_peer_reap once its queued commands are read */
     struct event  *ev;
     struct mgw    *g;
 } mgw_peer_t;
@@ -92,6 +94,9 @@ void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release);
 /* Send text (with its NUL) to one monitor; a full socket counts a skipped frame,
  * a refused one (monitor gone) closes it. */
 void mgw_peer_send(mgw_t *g, mgw_peer_t *p, const char *text, size_t len);
+/* Close the monitors marked dead, after applying the commands they sent before going
+ * (a (dispstart) followed at once by (dispbye) and a closed socket still starts). */
+void mgw_peer_reap(mgw_t *g);
 /* Send the newest snapshot (g->snap) to every monitor, encoded once per version. */
 void mgw_peer_broadcast_show(mgw_t *g);
 /* Send a (msg ...) to every monitor. */

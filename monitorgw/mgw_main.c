@@ -120,6 +120,7 @@ static void on_cycle(mgw_t *g)
         forward_events(g);
         mgw_peer_broadcast_show(g);
     }
+    mgw_peer_reap(g);
     g->last_step = g->snap.step > pub ? g->snap.step : pub;
     atomic_store(&g->self->last_step, g->last_step);
 }
@@ -150,6 +151,7 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
         while (shm_monreq_pop(&g->r->netgw[k].monreq, &m) == 0)
             mgw_peer_request(g, &m);
     }
+    mgw_peer_reap(g);
     if (atomic_load(&g->r->hdr.shutdown)
         || (kill(g->r->hdr.sim_pid, 0) < 0 && errno == ESRCH)) {
         log_info("the sim is gone; leaving");

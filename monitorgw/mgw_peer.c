@@ -91,7 +91,11 @@ static void peer_on_read(evutil_socket_t fd, short what, void *arg)
         ssize_t n = recv(fd, buf, sizeof buf - 1, MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (n < 0) { /* ECONNREFUSED: the monitor is gone */
+        if (n < 0) { /* ECONNREFUSED: the monitor is gone; what it sent is still queued */
+            if (errno == ECONNREFUSED) {
+                p->dead = 1;
+                continue;
+            }
             mgw_peer_close(g, p, 1);
             return;
         }
@@ -127,6 +131,7 @@ static int peer_open(mgw_t *g, int i, int local_port)
         return -1;
     }
     p->used = 1;
+    p->dead = 0;
     g->npeers++;
     m->local_port = (uint16_t)net_udp_local_port(fd);
     return 0;
@@ -223,13 +228,27 @@ void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release)
 
 void mgw_peer_send(mgw_t *g, mgw_peer_t *p, const char *text, size_t len)
 {
-    if (!p->used)
+    if (!p->used || p->dead)
         return;
     int rc = net_udp_send(p->fd, text, len);
     if (rc > 0)
         g->r->monitor[p->slot].skipped++;
     else if (rc < 0 && errno == ECONNREFUSED)
-        mgw_peer_close(g, p, 1);
+        p->dead = 1;
+}
+
+void mgw_peer_reap(mgw_t *g)
+{
+    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
+        mgw_peer_t *p = &g->peer[i];
+        if (!p->used || !p->dead)
+            continue;
+        peer_on_read(p->fd, 0, p); /* may close it already (dispbye) */
+        if (p->used) {
+            log_info("a monitor went away (port %u)", g->r->monitor[p->slot].port);
+            mgw_peer_close(g, p, 1);
+        }
+    }
 }
 
 void mgw_peer_broadcast_show(mgw_t *g)

@@ -23,6 +23,7 @@ typedef struct demo_player {
     int    side;              /* 1 left, -1 right */
     int    unum;
     int    ball_seen;
+    int    ball_age;          /* cycles since the ball was last seen */
     double ball_dist, ball_dir;
     int    goal_seen;
     double goal_dir;
@@ -67,28 +68,36 @@ static int see_object(const char *msg, const char *name, double *dist, double *d
 static void on_see(demo_player_t *pl, const char *msg)
 {
     double d, a;
-    pl->ball_seen = see_object(msg, "((b)", &pl->ball_dist, &pl->ball_dir);
+    if (see_object(msg, "((b)", &pl->ball_dist, &pl->ball_dir)) {
+        pl->ball_seen = 1;
+        pl->ball_age = 0;
+    }
     pl->goal_seen = see_object(msg, pl->side > 0 ? "((g r)" : "((g l)", &d, &a);
     if (pl->goal_seen)
         pl->goal_dir = a;
 }
 
-/* One body command per cycle, chosen from the last see. */
+/* One body command per cycle, chosen from the last see (sees come every 150 ms, body
+ * commands every 100 ms, so a see is used for up to three cycles). */
 static void act(demo_player_t *pl)
 {
     char cmd[64];
-    if (!pl->ball_seen)
+    if (pl->ball_seen && ++pl->ball_age > 3)
+        pl->ball_seen = 0;
+    if (!pl->ball_seen) {
         snprintf(cmd, sizeof cmd, "(turn 40)");
-    else if (pl->ball_dist < 0.9)
+    } else if (pl->ball_dist < 0.9) {
         snprintf(cmd, sizeof cmd, "(kick 70 %.0f)", pl->goal_seen ? pl->goal_dir : 0.0);
-    else if (fabs(pl->ball_dir) > 12)
+        pl->ball_seen = 0; /* the ball is gone: wait for a fresh see */
+    } else if (fabs(pl->ball_dir) > 12) {
         snprintf(cmd, sizeof cmd, "(turn %.0f)", pl->ball_dir);
-    else if (pl->unum == 1 || pl->ball_dist > 25)
-        return; /* goalie and far players just watch the ball */
-    else
+        pl->ball_dir = 0.0; /* now facing it (roughly: turns are slowed by speed) */
+    } else if (pl->unum == 1 || pl->ball_dist > 40) {
+        return; /* the goalie and far players watch the ball */
+    } else {
         snprintf(cmd, sizeof cmd, "(dash %d)", pl->ball_dist > 5 ? 80 : 50);
+    }
     send_to(pl->fd, &pl->srv, cmd);
-    pl->ball_seen = 0;
 }
 
 static int connect_player(demo_player_t *pl, const struct sockaddr_in *init, const char *team,

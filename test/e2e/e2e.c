@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -144,6 +145,7 @@ static pid_t spawn_gateway(const e2e_server_t *s, const char *exe, int index)
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     int fd = open(s->log, O_WRONLY | O_APPEND);
     if (fd >= 0) {
         dup2(fd, 1);
@@ -204,6 +206,9 @@ static int start_server(e2e_server_t *s, const char *const *extra_args, int stan
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        /* a test that fails an assertion exits without e2e_server_stop: the server
+         * must not outlive it */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd >= 0) {
             dup2(fd, 1);

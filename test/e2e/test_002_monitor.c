@@ -92,3 +92,33 @@ Test(monitor, monitorgw_killed_is_healed_and_keeps_the_port, .timeout = 30)
     close(fd);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
+
+/* a one-shot starter (what rcss-demoteam --start does): dispinit, dispstart and dispbye
+ * sent back to back and the socket closed while the init block is still being sent */
+Test(monitor, dispstart_from_a_monitor_that_leaves_at_once, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    int p = e2e_udp_open();
+    e2e_send(p, s.port, "(init TeamA (version 19))");
+    cr_assert_gt(e2e_recv_prefix(p, "(init l 1 ", buf, sizeof buf, 2000, NULL), 0);
+    int watch = e2e_udp_open();
+    e2e_send(watch, s.port, "(dispinit version 3)");
+    cr_assert_gt(e2e_recv_prefix(watch, "(show ", buf, sizeof buf, 2000, NULL), 0);
+    int starter = e2e_udp_open(), sport;
+    e2e_send(starter, s.port, "(dispinit version 4)");
+    cr_assert_gt(e2e_recv(starter, buf, sizeof buf, 2000, &sport), 0);
+    e2e_send(starter, sport, "(dispstart)");
+    e2e_send(starter, sport, "(dispbye)");
+    close(starter);
+    int started = 0;
+    double end = e2e_now_ms() + 2000;
+    while (!started && e2e_now_ms() < end) {
+        if (e2e_recv_prefix(watch, "(show ", buf, sizeof buf, 300, NULL) > 0)
+            started = strstr(buf, " (pm 4) ") != NULL; /* kick_off_l */
+    }
+    cr_expect(started, "the kick-off happened");
+    close(watch);
+    close(p);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include "conf.h"
+#include "dispinit.h"
 #include "shm.h"
 
 struct event_base;
@@ -18,8 +19,7 @@ struct event;
 #define MGW_FRAME_MAX     16384   /* one show frame or parameter message */
 #define MGW_POLL_MS       10      /* monitor-request rings and heartbeat */
 #define MGW_ATTACH_WAIT_MS 5000
-#define MGW_MIN_VERSION   3       /* text protocols served: 3, 4, 5 */
-#define MGW_MAX_VERSION   5
+#define MGW_MAX_VERSION   DISPINIT_MAX_SERVED
 
 /* ---- mgw_encode.c (pure) ---- */
 /* The (show ...) line of snapshot s for monitor protocol version 3, 4 or 5 (spec
@@ -27,11 +27,6 @@ struct event;
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 /* (msg TIME BOARD "TEXT"), TEXT as is (not escaped, as the reference). */
 int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
-/* Version asked for by a (dispinit ...) datagram: (dispinit) -> 1, (dispinit version V)
- * -> V truncated. 0 ok, -1 if it is not a dispinit. */
-int mgw_parse_dispinit(const char *text, size_t len, int *version);
-/* 1 if a protocol version exists in the reference (1..5, -1), 0 otherwise. */
-int mgw_version_known(int version);
 
 /* ---- mgw_cmd.c (pure) ---- */
 enum {

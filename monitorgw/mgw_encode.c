@@ -1,6 +1,5 @@
 /* mgw_encode.c -- the text monitor protocol as pure functions (spec monitor-log-coach.md
- * 1.1, 1.4, 1.5): (show ...) frames for versions 3, 4 and 5, (msg ...) lines, and the
- * version a (dispinit ...) asks for. No I/O: monitorgw encodes each snapshot once per
+ * 1.4, 1.5): (show ...) frames for versions 3, 4 and 5 and (msg ...) lines. No I/O: monitorgw encodes each snapshot once per
  * version in use, tests call these directly. */
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +9,6 @@
 #include "geom.h"
 #include "mgw.h"
 #include "playmode.h"
-#include "sexp.h"
 
 typedef struct enc {
     char  *buf;
@@ -124,32 +122,4 @@ int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "(msg %d %d \"%s\")", time, board, text);
     return n < 0 || (size_t)n >= len ? -1 : n;
-}
-
-int mgw_parse_dispinit(const char *text, size_t len, int *version)
-{
-    sexp_t nodes[16];
-    sexp_arena_t a = { nodes, 16, 0 };
-    char err[64];
-    size_t end = 0;
-    /* a trailing newline is chopped from a first message, as the reference does */
-    const sexp_t *root = sexp_parse(&a, text, len, &end, err, sizeof err);
-    if (!root || !root->is_list || !root->child || !sexp_is(root->child, "dispinit"))
-        return -1;
-    size_t n = sexp_count(root);
-    if (n == 1) {
-        *version = 1;
-        return 0;
-    }
-    double v;
-    if (n != 3 || !sexp_is(sexp_nth(root, 1), "version") || sexp_number(sexp_nth(root, 2), &v) < 0
-        || fabs(v) > 1e6)
-        return -1;
-    *version = (int)v; /* truncated toward zero */
-    return 0;
-}
-
-int mgw_version_known(int version)
-{
-    return (version >= 1 && version <= 5) || version == -1;
 }

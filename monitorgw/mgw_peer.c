@@ -65,8 +65,7 @@ static void peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
         break;
     case MGW_CMD_DISPINIT: {
         int v;
-        if (mgw_parse_dispinit(buf, strnlen(buf, n), &v) == 0 && v >= MGW_MIN_VERSION
-            && v <= MGW_MAX_VERSION) {
+        if (dispinit_parse(buf, strnlen(buf, n), &v) == 0 && dispinit_version_served(v)) {
             p->version = v;
             g->r->monitor[p->slot].version = v;
             peer_send_init(g, p);
@@ -154,12 +153,12 @@ void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m)
     int version;
     net_addr_unpack(m->addr, m->family, m->port, &from);
     size_t len = strnlen(m->text, sizeof m->text);
-    if (mgw_parse_dispinit(m->text, len, &version) < 0) {
+    if (dispinit_parse(m->text, len, &version) < 0) {
         peer_reply_once(g, &from, "(error illegal_command_form)");
         return;
     }
     /* 1, 2 (binary) and -1 (JSON) exist in the reference but are not served yet */
-    if (version < MGW_MIN_VERSION || version > MGW_MAX_VERSION) {
+    if (!dispinit_version_served(version)) {
         peer_reply_once(g, &from, "(error illegal_client_version)");
         return;
     }
@@ -202,7 +201,7 @@ void mgw_peer_takeover(mgw_t *g)
         shm_monitor_sh_t *m = &g->r->monitor[i];
         if (atomic_load(&m->state) != CLIENT_ST_ACTIVE)
             continue;
-        if (m->version < MGW_MIN_VERSION || m->version > MGW_MAX_VERSION
+        if (!dispinit_version_served(m->version)
             || peer_open(g, i, m->local_port) < 0) {
             atomic_store(&m->state, CLIENT_ST_FREE);
             continue;

@@ -4,6 +4,7 @@
  * ring (monitorgw answers from its own socket); anything else gets the reference's error
  * reply. Trainer and online-coach ports answer that the coach protocol is not served. */
 #include <math.h>
+#include "dispinit.h"
 #include <stdio.h>
 #include <string.h>
 #include "log.h"
@@ -237,9 +238,45 @@ static void port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
+/* monitors registered, not counting the one at this address (a re-init) */
+static int port_monitors(const ngw_t *g, const struct sockaddr_storage *from)
+{
+    int n = 0;
+    uint8_t addr[16];
+    int32_t family;
+    uint16_t port;
+    net_addr_pack(from, addr, &family, &port);
+    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
+        const shm_monitor_sh_t *m = &g->r->monitor[i];
+        if (atomic_load(&m->state) != CLIENT_ST_ACTIVE)
+            continue;
+        if (m->family == family && m->port == port && memcmp(m->addr, addr, 16) == 0)
+            continue;
+        n++;
+    }
+    return n;
+}
+
+/* A monitor init: refused here, from the player port, as the reference does; otherwise
+ * handed to monitorgw, which answers from the monitor's own socket. */
 static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
                           const struct sockaddr_storage *from)
 {
+    int version;
+    if (dispinit_parse(text, len, &version) < 0) {
+        ngw_udp_sendto(p->fd, from, "(error illegal_command_form)");
+        return;
+    }
+    /* known but not served yet (1, 2 binary; -1 JSON) gets the same answer */
+    if (!dispinit_version_served(version)) {
+        ngw_udp_sendto(p->fd, from, "(error illegal_client_version)");
+        return;
+    }
+    int max = conf_int(&g->conf, SP_max_monitors);
+    if (max >= 0 && port_monitors(g, from) >= max) {
+        ngw_udp_sendto(p->fd, from, "(error no_more_monitor)");
+        return;
+    }
     shm_monreq_sh_t m;
     memset(&m, 0, sizeof m);
     shm_client_sh_t tmp;
@@ -253,13 +290,24 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         ngw_udp_sendto(p->fd, from, E_FAILED);
 }
 
-/* a datagram from the address of a connected v8+ player: it must use its own port */
+/* a datagram from the address of a connected v8+ player or a registered monitor (every
+ * served monitor version is >= 2): it must use its own port */
 static int port_known_client(const ngw_t *g, const struct sockaddr_storage *from)
 {
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         const shm_client_sh_t *e = &g->r->client[i];
         if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && ngw_addr_equal_entry(from, e))
             return e->version >= 8.0;
+    }
+    uint8_t addr[16];
+    int32_t family;
+    uint16_t port;
+    net_addr_pack(from, addr, &family, &port);
+    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
+        const shm_monitor_sh_t *m = &g->r->monitor[i];
+        if (atomic_load(&m->state) == CLIENT_ST_ACTIVE && m->family == family
+            && m->port == port && memcmp(m->addr, addr, 16) == 0)
+            return 1;
     }
     return 0;
 }

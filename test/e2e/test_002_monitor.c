@@ -55,8 +55,14 @@ Test(monitor, init_block_and_frames_to_several_monitors, .timeout = 30)
                  "frames keep coming");
     int bad = e2e_udp_open();
     e2e_send(bad, s.port, "(dispinit version 6)");
-    cr_expect_gt(e2e_recv(bad, buf, sizeof buf, 2000, NULL), 0);
+    int from = 0;
+    cr_expect_gt(e2e_recv(bad, buf, sizeof buf, 2000, &from), 0);
     cr_expect_str_eq(buf, "(error illegal_client_version)");
+    cr_expect_eq(from, s.port, "refused from the player port, as the reference");
+    /* a registered monitor must use its own port for commands */
+    e2e_send(fd[1], s.port, "(dispstart)");
+    cr_expect_gt(e2e_recv_prefix(fd[1], "(error only_init_allowed_on_init_port)", buf, sizeof buf,
+                                 1000, NULL), 0);
     for (int i = 0; i < 3; i++)
         close(fd[i]);
     close(bad);
@@ -120,5 +126,26 @@ Test(monitor, dispstart_from_a_monitor_that_leaves_at_once, .timeout = 30)
     cr_expect(started, "the kick-off happened");
     close(watch);
     close(p);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+Test(monitor, max_monitors_is_enforced, .timeout = 30)
+{
+    e2e_server_t s;
+    const char *args[] = { "server::max_monitors=1", NULL };
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    int a = e2e_udp_open(), b = e2e_udp_open(), from = 0;
+    e2e_send(a, s.port, "(dispinit version 5)");
+    cr_assert_gt(e2e_recv_prefix(a, "(server_param ", buf, sizeof buf, 2000, NULL), 0);
+    usleep(100000); /* monitorgw registers it within its 10 ms poll */
+    e2e_send(b, s.port, "(dispinit version 5)");
+    cr_expect_gt(e2e_recv(b, buf, sizeof buf, 2000, &from), 0);
+    cr_expect_str_eq(buf, "(error no_more_monitor)");
+    cr_expect_eq(from, s.port);
+    /* the first one may init again (a restarted viewer on the same address) */
+    e2e_send(a, s.port, "(dispinit version 4)");
+    cr_expect_gt(e2e_recv_prefix(a, "(server_param ", buf, sizeof buf, 2000, NULL), 0);
+    close(a);
+    close(b);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }

@@ -1,5 +1,5 @@
 /* fuzz_monitor_cmd.c -- libFuzzer target: arbitrary datagrams through the monitor parsers
- * (mgw_parse_cmd for a registered monitor's port, mgw_parse_dispinit for the hand-over),
+ * (mgw_parse_cmd for a registered monitor's port, dispinit_parse for the hand-over),
  * checking the invariants monitorgw relies on: a known kind, a NUL-terminated reply, and
  * control records with sides and unums in range. */
 #include <stdint.h>
@@ -24,6 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (c.ctrl.kind != SHM_CMD_FOUL && (unum < 1 || unum > SHM_TEAM_SIZE))
             abort();
     }
-    (void)mgw_parse_dispinit((const char *)data, size, &v);
+    (void)dispinit_parse((const char *)data, size, &v);
     return 0;
 }

@@ -1,5 +1,5 @@
-/* test_encode.c -- the monitor text protocol encoders and the dispinit parser against the
- * formats of spec monitor-log-coach.md 1.1, 1.4 and 1.5. */
+/* test_encode.c -- the monitor text protocol encoders against the formats of spec
+ * monitor-log-coach.md 1.4 and 1.5. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -118,27 +118,4 @@ Test(encode, msg_is_not_escaped)
     cr_expect_str_eq(buf, "(msg 42 1 \"(change_player_type l 3 5)\")");
     mgw_encode_msg(0, 1, "say \"hi\"", buf, sizeof buf);
     cr_expect_str_eq(buf, "(msg 0 1 \"say \"hi\"\")");
-}
-
-Test(dispinit, versions)
-{
-    int v;
-    cr_expect_eq(mgw_parse_dispinit("(dispinit)", 10, &v), 0);
-    cr_expect_eq(v, 1, "bare dispinit is version 1");
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version 3)", 20, &v), 0);
-    cr_expect_eq(v, 3);
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version 4.9)", 22, &v), 0);
-    cr_expect_eq(v, 4, "truncated, not rounded");
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version -1)", 21, &v), 0);
-    cr_expect_eq(v, -1);
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version 0.5)", 22, &v), 0);
-    cr_expect_eq(v, 0);
-    cr_expect_not(mgw_version_known(0));
-    cr_expect_not(mgw_version_known(6));
-    cr_expect(mgw_version_known(-1) && mgw_version_known(1) && mgw_version_known(5));
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version)", 18, &v), -1);
-    cr_expect_eq(mgw_parse_dispinit("(dispinit version x)", 20, &v), -1);
-    cr_expect_eq(mgw_parse_dispinit("(init x)", 8, &v), -1);
-    cr_expect_eq(mgw_parse_dispinit("((((", 4, &v), -1);
-    cr_expect_eq(mgw_parse_dispinit("", 0, &v), -1);
 }

@@ -12,6 +12,7 @@
 #include "conf.h"
 #include "dispinit.h"
 #include "shm.h"
+#include "shm_gateway.h"
 
 struct event_base;
 struct event;
@@ -66,10 +67,7 @@ typedef struct mgw {
     struct event_base  *base;
     mgw_peer_t          peer[SHM_MAX_MONITORS];
     int                 npeers;
-    int                 wake_fd;
-    pthread_t           sem_thread;
-    int                 sem_thread_started;
-    _Atomic int         sem_thread_stop;
+    shm_waker_t         waker;      /* cycle_sem posts -> eventfd */
     struct event       *wake_ev, *poll_ev, *sig_ev[2];
     uint64_t            last_step;
     uint64_t            ev_cursor;

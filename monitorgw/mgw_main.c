@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
@@ -28,21 +26,6 @@ static int parse_args(int argc, char **argv, const char **name)
             return -1;
     }
     return *name && (*name)[0] ? 0 : -1;
-}
-
-static int attach_region(mgw_t *g, const char *name)
-{
-    char err[SHM_ERR_LEN] = "";
-    for (int waited = 0; waited <= MGW_ATTACH_WAIT_MS; waited += 50) {
-        if (g->shm.r || shm_region_attach(&g->shm, name, err, sizeof err) == 0) {
-            if (atomic_load(&g->shm.r->hdr.ready) == 1)
-                return 0;
-        }
-        struct timespec ts = { 0, 50000000L };
-        nanosleep(&ts, NULL);
-    }
-    fprintf(stderr, "rcss-monitorgw: %s\n", err[0] ? err : "the sim never marked the region ready");
-    return -1;
 }
 
 /* ---- per cycle ------------------------------------------------------------------------ */
@@ -99,40 +82,29 @@ static void forward_events(mgw_t *g)
     }
 }
 
+static void cycle_cb(void *ctx)
+{
+    mgw_t *g = ctx;
+    g->have_snap = 1;
+    forward_events(g);
+    mgw_peer_broadcast_show(g);
+}
+
 static void on_cycle(mgw_t *g)
 {
-    uint64_t pub = atomic_load_explicit(&g->r->hdr.published, memory_order_acquire);
-    if (pub <= g->last_step)
-        return;
-    uint64_t n = g->last_step + 1;
-    if (pub - g->last_step > MGW_MAX_BEHIND) {
-        atomic_fetch_add(&g->self->resets, 1);
-        n = pub;
-    }
-    for (; n <= pub; n++) {
-        if (shm_snap_read(g->r, n, &g->snap) < 0) {
-            atomic_fetch_add(&g->self->resets, 1);
-            if (shm_snap_read_latest(g->r, &g->snap) == 0)
-                break;
-            n = g->snap.step;
-        }
-        g->have_snap = 1;
-        forward_events(g);
-        mgw_peer_broadcast_show(g);
-    }
-    mgw_peer_reap(g);
-    g->last_step = g->snap.step > pub ? g->snap.step : pub;
+    shm_snap_follow(g->r, &g->last_step, MGW_MAX_BEHIND, &g->snap, &g->self->resets,
+                    cycle_cb, g);
     atomic_store(&g->self->last_step, g->last_step);
+    mgw_peer_reap(g);
 }
 
 /* ---- events ------------------------------------------------------------------------ */
 static void on_wake(evutil_socket_t fd, short what, void *arg)
 {
     mgw_t *g = arg;
-    uint64_t v;
+    (void)fd;
     (void)what;
-    while (read(fd, &v, sizeof v) == (ssize_t)sizeof v)
-        ;
+    shm_waker_clear(&g->waker);
     if (atomic_load(&g->r->hdr.shutdown)) {
         event_base_loopbreak(g->base);
         return;
@@ -152,8 +124,7 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
             mgw_peer_request(g, &m);
     }
     mgw_peer_reap(g);
-    if (atomic_load(&g->r->hdr.shutdown)
-        || (kill(g->r->hdr.sim_pid, 0) < 0 && errno == ESRCH)) {
+    if (!shm_gateway_sim_alive(g->r)) {
         log_info("the sim is gone; leaving");
         event_base_loopbreak(g->base);
     }
@@ -167,37 +138,12 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     event_base_loopbreak(g->base);
 }
 
-static void *sem_thread(void *arg)
-{
-    mgw_t *g = arg;
-    uint64_t one = 1;
-    while (!atomic_load(&g->sem_thread_stop)) {
-        int rc = shm_sem_timedwait(&g->self->cycle_sem, 100);
-        if (rc == 0 || atomic_load(&g->r->hdr.shutdown)) {
-            if (write(g->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-                break;
-        }
-    }
-    return NULL;
-}
-
 /* ---- setup and teardown --------------------------------------------------------------- */
-static void conf_from_region(mgw_t *g)
-{
-    const shm_params_sh_t *p = &g->r->params;
-    for (int i = 0; i < PARAM_COUNT; i++) {
-        g->conf.num[i] = p->num[i];
-        memcpy(g->conf.str[i], p->str[i], CONF_STR_LEN);
-        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
-    }
-}
-
 static int start_events(mgw_t *g)
 {
-    g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (g->wake_fd < 0)
+    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
         return -1;
-    g->wake_ev = event_new(g->base, g->wake_fd, EV_READ | EV_PERSIST, on_wake, g);
+    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, g);
     g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
     g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
@@ -208,22 +154,22 @@ static int start_events(mgw_t *g)
     event_add(g->poll_ev, &poll);
     event_add(g->sig_ev[0], NULL);
     event_add(g->sig_ev[1], NULL);
-    if (pthread_create(&g->sem_thread, NULL, sem_thread, g) != 0)
-        return -1;
-    g->sem_thread_started = 1;
     return 0;
 }
 
 static int mgw_start(mgw_t *g, const char *name)
 {
-    g->wake_fd = -1;
+    char err[SHM_ERR_LEN];
+    g->waker.fd = -1;
     for (int i = 0; i < SHM_MAX_MONITORS; i++)
         g->peer[i].fd = -1;
-    if (attach_region(g, name) < 0)
+    if (shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+        fprintf(stderr, "rcss-monitorgw: %s\n", err);
         return -1;
+    }
     g->r = g->shm.r;
     g->self = &g->r->monitorgw;
-    conf_from_region(g);
+    shm_gateway_conf(g->r, &g->conf);
     if (conf_bool(&g->conf, SP_verbose))
         log_level = LOG_DEBUG;
     atomic_store(&g->self->pid, (int32_t)getpid());
@@ -231,7 +177,6 @@ static int mgw_start(mgw_t *g, const char *name)
     g->base = event_base_new();
     if (!g->base)
         return -1;
-    shm_sem_drain(&g->self->cycle_sem);
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm_event_head(g->r);
     if (shm_snap_read_latest(g->r, &g->snap) > 0)
@@ -247,10 +192,7 @@ static int mgw_start(mgw_t *g, const char *name)
 
 static void mgw_stop(mgw_t *g)
 {
-    if (g->sem_thread_started) {
-        atomic_store(&g->sem_thread_stop, 1);
-        pthread_join(g->sem_thread, NULL);
-    }
+    shm_waker_stop(&g->waker);
     for (int i = 0; i < SHM_MAX_MONITORS; i++)
         mgw_peer_close(g, &g->peer[i], 0);
     struct event *evs[] = { g->wake_ev, g->poll_ev, g->sig_ev[0], g->sig_ev[1] };
@@ -258,8 +200,6 @@ static void mgw_stop(mgw_t *g)
         if (evs[i])
             event_free(evs[i]);
     }
-    if (g->wake_fd >= 0)
-        close(g->wake_fd);
     if (g->base)
         event_base_free(g->base);
     if (g->self)

@@ -12,6 +12,7 @@
 #include "conf.h"
 #include "rng.h"
 #include "shm.h"
+#include "shm_gateway.h"
 
 struct event_base;
 struct event;
@@ -52,11 +53,7 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
-    /* cycle wake-up: a thread turns cycle_sem posts into eventfd reads */
-    int                 wake_fd;
-    pthread_t           sem_thread;
-    int                 sem_thread_started;
-    _Atomic int         sem_thread_stop;
+    shm_waker_t         waker;      /* cycle_sem posts -> eventfd */
     struct event       *wake_ev;
     struct event       *see_ev;     /* async see timer, every send_step / 4 */
     struct event       *beat_ev;    /* heartbeat and liveness */

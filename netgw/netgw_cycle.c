@@ -94,29 +94,18 @@ static void cycle_step(ngw_t *g)
     }
 }
 
+static void cycle_step_cb(void *ctx)
+{
+    ngw_t *g = ctx;
+    g->have_snap = 1;
+    cycle_step(g);
+}
+
 void ngw_cycle_wake(ngw_t *g)
 {
-    shm_region_sh_t *r = g->r;
     ngw_client_check_owner(g);
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
-    if (pub <= g->last_step)
-        return;
-    uint64_t n = g->last_step + 1;
-    if (pub - g->last_step > CYCLE_MAX_BEHIND) {
-        atomic_fetch_add(&g->self->resets, 1);
-        n = pub;
-    }
-    for (; n <= pub; n++) {
-        if (shm_snap_read(r, n, &g->snap) < 0) {
-            atomic_fetch_add(&g->self->resets, 1);
-            if (shm_snap_read_latest(r, &g->snap) == 0)
-                break;
-            n = g->snap.step;
-        }
-        g->have_snap = 1;
-        cycle_step(g);
-    }
-    g->last_step = g->snap.step > pub ? g->snap.step : pub;
+    shm_snap_follow(g->r, &g->last_step, CYCLE_MAX_BEHIND, &g->snap, &g->self->resets,
+                    cycle_step_cb, g);
     atomic_store(&g->self->last_step, g->last_step);
 }
 

@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
@@ -44,32 +42,6 @@ static int parse_args(int argc, char **argv, const char **name, int *index)
     return *name && (*name)[0] && *index >= 0 ? 0 : -1;
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
-
-/* the region may not exist yet (systemd starts everyone at once): wait for it */
-static int attach_region(ngw_t *g, const char *name)
-{
-    char err[SHM_ERR_LEN] = "";
-    for (int waited = 0; waited <= NGW_ATTACH_WAIT_MS; waited += 50) {
-        if (g->shm.r || shm_region_attach(&g->shm, name, err, sizeof err) == 0) {
-            if (atomic_load(&g->shm.r->hdr.ready) == 1)
-                return 0;
-        }
-        sleep_ms(50);
-    }
-    fprintf(stderr, "rcss-netgw: %s\n", err[0] ? err : "the sim never marked the region ready");
-    return -1;
-}
-
-static int sim_alive(const shm_region_sh_t *r)
-{
-    return !(kill(r->hdr.sim_pid, 0) < 0 && errno == ESRCH);
-}
-
 /* ---- events ------------------------------------------------------------------------ */
 typedef struct port_ctx {
     ngw_t      *g;
@@ -99,10 +71,9 @@ static void on_port_read(evutil_socket_t fd, short what, void *arg)
 static void on_wake(evutil_socket_t fd, short what, void *arg)
 {
     ngw_t *g = arg;
-    uint64_t v;
+    (void)fd;
     (void)what;
-    while (read(fd, &v, sizeof v) == (ssize_t)sizeof v)
-        ;
+    shm_waker_clear(&g->waker);
     if (atomic_load(&g->r->hdr.shutdown)) {
         event_base_loopbreak(g->base);
         return;
@@ -139,7 +110,7 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
-    if (atomic_load(&g->r->hdr.shutdown) || !sim_alive(g->r)) {
+    if (!shm_gateway_sim_alive(g->r)) {
         log_info("the sim is gone; leaving");
         event_base_loopbreak(g->base);
     }
@@ -153,32 +124,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     event_base_loopbreak(g->base);
 }
 
-/* ---- the semaphore thread ----------------------------------------------------------- */
-static void *sem_thread(void *arg)
-{
-    ngw_t *g = arg;
-    uint64_t one = 1;
-    while (!atomic_load(&g->sem_thread_stop)) {
-        int rc = shm_sem_timedwait(&g->self->cycle_sem, 100);
-        if (rc == 0 || atomic_load(&g->r->hdr.shutdown)) {
-            if (write(g->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-                break;
-        }
-    }
-    return NULL;
-}
-
 /* ---- setup and teardown --------------------------------------------------------------- */
-static void conf_from_region(ngw_t *g)
-{
-    const shm_params_sh_t *p = &g->r->params;
-    for (int i = 0; i < PARAM_COUNT; i++) {
-        g->conf.num[i] = p->num[i];
-        memcpy(g->conf.str[i], p->str[i], CONF_STR_LEN);
-        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
-    }
-}
-
 static int open_ports(ngw_t *g)
 {
     const int nums[3] = { conf_int(&g->conf, SP_port), conf_int(&g->conf, SP_coach_port),
@@ -206,10 +152,9 @@ static int open_ports(ngw_t *g)
 
 static int start_events(ngw_t *g)
 {
-    g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (g->wake_fd < 0)
+    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
         return -1;
-    g->wake_ev = event_new(g->base, g->wake_fd, EV_READ | EV_PERSIST, on_wake, g);
+    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->see_ev = evtimer_new(g->base, on_see, g);
     g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
     g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
@@ -226,22 +171,22 @@ static int start_events(ngw_t *g)
     g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
     g->see_tick = 1;
     see_arm(g);
-    if (pthread_create(&g->sem_thread, NULL, sem_thread, g) != 0)
-        return -1;
-    g->sem_thread_started = 1;
     return 0;
 }
 
 static int ngw_start(ngw_t *g, const char *name, int index)
 {
+    char err[SHM_ERR_LEN];
     g->index = index;
-    g->wake_fd = -1;
+    g->waker.fd = -1;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         g->cl[i].idx = i;
         g->cl[i].fd = -1;
     }
-    if (attach_region(g, name) < 0)
+    if (shm_gateway_attach(&g->shm, name, NGW_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+        fprintf(stderr, "rcss-netgw: %s\n", err);
         return -1;
+    }
     g->r = g->shm.r;
     if ((uint32_t)index >= g->r->hdr.n_gateways) {
         fprintf(stderr, "rcss-netgw: index %d, but server::netgw_processes is %u\n", index,
@@ -249,7 +194,7 @@ static int ngw_start(ngw_t *g, const char *name, int index)
         return -1;
     }
     g->self = &g->r->netgw[index];
-    conf_from_region(g);
+    shm_gateway_conf(g->r, &g->conf);
     if (conf_bool(&g->conf, SP_verbose))
         log_level = LOG_DEBUG;
     rng_seed(&g->rng, g->r->hdr.random_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(index + 1)));
@@ -258,8 +203,8 @@ static int ngw_start(ngw_t *g, const char *name, int index)
     g->base = event_base_new();
     if (!g->base || open_ports(g) < 0)
         return -1;
-    /* posts made while no instance ran are stale: start at the newest snapshot */
-    shm_sem_drain(&g->self->cycle_sem);
+    /* posts made while no instance ran are stale (the waker drains them): start at the
+     * newest snapshot */
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm_event_head(g->r);
     ngw_cycle_refresh(g);
@@ -274,10 +219,7 @@ static int ngw_start(ngw_t *g, const char *name, int index)
 
 static void ngw_stop(ngw_t *g)
 {
-    if (g->sem_thread_started) {
-        atomic_store(&g->sem_thread_stop, 1);
-        pthread_join(g->sem_thread, NULL);
-    }
+    shm_waker_stop(&g->waker);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++)
         ngw_client_detach(g, i, 0);
     for (int i = 0; i < g->nports; i++) {
@@ -290,8 +232,6 @@ static void ngw_stop(ngw_t *g)
         if (evs[i])
             event_free(evs[i]);
     }
-    if (g->wake_fd >= 0)
-        close(g->wake_fd);
     if (g->base)
         event_base_free(g->base);
     if (g->self)

@@ -138,32 +138,6 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
     return idx;
 }
 
-static void port_init(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
-                      const struct sockaddr_storage *from)
-{
-    const char *err = NULL;
-    if (shm_table_lock(g->r) < 0) {
-        ngw_udp_sendto(p->fd, from, E_FAILED);
-        return;
-    }
-    int idx = port_take_slot(g, pi, from, &err);
-    shm_table_unlock(g->r);
-    if (idx < 0) {
-        ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
-        return;
-    }
-    shm_client_sh_t *e = &g->r->client[idx];
-    char msg[96];
-    snprintf(msg, sizeof msg, "(init %c %d %s)", e->side == SHM_SIDE_LEFT ? 'l' : 'r',
-             e->unum, port_playmode(g));
-    ngw_udp_send(g->cl[idx].fd, msg);
-    ngw_client_send_params(g, idx);
-    if (e->synch_see)
-        ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
-    log_info("%s %d connected (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
-             e->unum, e->version, e->local_port);
-}
-
 /* ---- (reconnect TEAM UNUM) -------------------------------------------------------- */
 static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
                                const struct sockaddr_storage *from, const char **err)
@@ -215,26 +189,36 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
     return idx;
 }
 
-static void port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
-                           const struct sockaddr_storage *from)
+/* (init ...) or (reconnect ...): a slot under the table lock, then the reply from the
+ * client's own socket, its parameters and, for a v18+ init, the synch-see switch */
+static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                      const struct sockaddr_storage *from)
 {
     const char *err = NULL;
     if (shm_table_lock(g->r) < 0) {
         ngw_udp_sendto(p->fd, from, E_FAILED);
         return;
     }
-    int idx = port_reconnect_slot(g, pi, from, &err);
+    int idx = pi->reconnect ? port_reconnect_slot(g, pi, from, &err)
+                            : port_take_slot(g, pi, from, &err);
     shm_table_unlock(g->r);
     if (idx < 0) {
         ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
         return;
     }
     shm_client_sh_t *e = &g->r->client[idx];
+    char side = e->side == SHM_SIDE_LEFT ? 'l' : 'r';
     char msg[96];
-    snprintf(msg, sizeof msg, "(reconnect %c %s)", e->side == SHM_SIDE_LEFT ? 'l' : 'r',
-             port_playmode(g));
+    if (pi->reconnect)
+        snprintf(msg, sizeof msg, "(reconnect %c %s)", side, port_playmode(g));
+    else
+        snprintf(msg, sizeof msg, "(init %c %d %s)", side, e->unum, port_playmode(g));
     ngw_udp_send(g->cl[idx].fd, msg);
     ngw_client_send_params(g, idx);
+    if (!pi->reconnect && e->synch_see)
+        ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
+    log_info("%s %d %s (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
+             e->unum, pi->reconnect ? "reconnected" : "connected", e->version, e->local_port);
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
@@ -339,10 +323,7 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
             ngw_udp_sendto(p->fd, from, E_NO_MORE);
             return;
         }
-        if (pi.reconnect)
-            port_reconnect(g, p, &pi, from);
-        else
-            port_init(g, p, &pi, from);
+        port_join(g, p, &pi, from);
         return;
     }
     ngw_udp_sendto(p->fd, from, port_known_client(g, from) ? E_INIT_PORT : E_UNKNOWN);

@@ -358,7 +358,7 @@ typedef struct shm_proc_sh {
     uint32_t         _pad0;
     _Atomic int64_t  heartbeat_ns; /* CLOCK_MONOTONIC ns of its last loop turn */
     _Atomic uint64_t last_step;    /* last snapshot step it handled */
-    _Atomic uint64_t resets;       /* times it fell more than K behind */
+    _Atomic uint64_t resets;       /* times it skipped snapshots or events (fell behind) */
     sem_t            cycle_sem;    /* posted by sim once per published snapshot */
     shm_ctrl_ring_sh_t   ctrl;     /* trainer / monitor commands to sim */
     shm_monreq_ring_sh_t monreq;   /* netgw: monitor inits for monitorgw */

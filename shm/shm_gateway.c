@@ -1,0 +1,121 @@
+/* shm_gateway.c -- gateway-side helpers over the region (shm_gateway.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+#include "shm_gateway.h"
+
+int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    err[0] = '\0';
+    for (int waited = 0; waited <= wait_ms; waited += 50) {
+        if (h->r || shm_region_attach(h, name, err, errlen) == 0) {
+            if (atomic_load(&h->r->hdr.ready) == 1)
+                return 0;
+        }
+        struct timespec ts = { 0, 50000000L };
+        nanosleep(&ts, NULL);
+    }
+    if (h->r) {
+        snprintf(err, errlen, "shm %s: the sim never marked the region ready", name);
+        shm_region_detach(h);
+    }
+    return -1;
+}
+
+void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c)
+{
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        c->num[i] = r->params.num[i];
+        memcpy(c->str[i], r->params.str[i], CONF_STR_LEN);
+        c->str[i][CONF_STR_LEN - 1] = '\0';
+    }
+}
+
+int shm_gateway_sim_alive(const shm_region_sh_t *r)
+{
+    if (atomic_load(&r->hdr.shutdown))
+        return 0;
+    return !(kill(r->hdr.sim_pid, 0) < 0 && errno == ESRCH);
+}
+
+static void *waker_thread(void *arg)
+{
+    shm_waker_t *w = arg;
+    uint64_t one = 1;
+    while (!atomic_load(&w->stop)) {
+        int rc = shm_sem_timedwait(w->sem, 100); /* timed: a dead sim never posts */
+        if (rc == 0 || atomic_load(w->shutdown)) {
+            if (write(w->fd, &one, sizeof one) < 0 && errno != EAGAIN)
+                break;
+        }
+    }
+    return NULL;
+}
+
+int shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+{
+    w->sem = sem;
+    w->shutdown = shutdown;
+    w->started = 0;
+    atomic_store(&w->stop, 0);
+    shm_sem_drain(sem);
+    w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (w->fd < 0)
+        return -1;
+    if (pthread_create(&w->thread, NULL, waker_thread, w) != 0) {
+        close(w->fd);
+        w->fd = -1;
+        return -1;
+    }
+    w->started = 1;
+    return 0;
+}
+
+void shm_waker_clear(shm_waker_t *w)
+{
+    uint64_t v;
+    while (read(w->fd, &v, sizeof v) == (ssize_t)sizeof v)
+        ;
+}
+
+void shm_waker_stop(shm_waker_t *w)
+{
+    if (w->started) {
+        atomic_store(&w->stop, 1);
+        pthread_join(w->thread, NULL);
+        w->started = 0;
+    }
+    if (w->fd > 0) {
+        close(w->fd);
+        w->fd = -1;
+    }
+}
+
+void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
+                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
+                     void (*fn)(void *ctx), void *ctx)
+{
+    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
+    if (pub <= *last)
+        return;
+    uint64_t n = *last + 1;
+    if (pub - *last > (uint64_t)max_behind) {
+        atomic_fetch_add(resets, 1);
+        n = pub;
+    }
+    for (; n <= pub; n++) {
+        if (shm_snap_read(r, n, snap) < 0) {
+            atomic_fetch_add(resets, 1);
+            if (shm_snap_read_latest(r, snap) == 0)
+                break;
+            n = snap->step;
+        }
+        fn(ctx);
+    }
+    *last = snap->step > pub ? snap->step : pub;
+}

@@ -1,0 +1,46 @@
+/* shm_gateway.h -- what every gateway process (rcss-netgw, rcss-monitorgw) does with the
+ * region: wait for the sim's region to be ready, take the resolved parameters, turn the
+ * cycle semaphore into an eventfd for its libevent loop (a thread, so no callback ever
+ * blocks), follow the published snapshots in order, and notice a dead sim. */
+#ifndef RCSS_SHM_GATEWAY_H
+#define RCSS_SHM_GATEWAY_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "conf.h"
+#include "shm.h"
+
+/* Attach to region name, retrying every 50 ms for up to wait_ms while it does not exist
+ * or is not ready yet (systemd starts every unit at once). 0, or -1 with one line in err. */
+int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err, size_t errlen);
+/* The sim's resolved configuration, as a conf_t. */
+void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
+/* 0 once the sim that created the region is gone or asked everyone to leave. */
+int  shm_gateway_sim_alive(const shm_region_sh_t *r);
+
+/* cycle semaphore -> eventfd */
+typedef struct shm_waker {
+    sem_t                  *sem;
+    const _Atomic uint32_t *shutdown;
+    int                     fd;        /* readable after every post (and on shutdown) */
+    pthread_t               thread;
+    int                     started;
+    _Atomic int             stop;
+} shm_waker_t;
+
+/* Drain posts made while nobody listened, open the eventfd and start the thread.
+ * 0 or -1. */
+int  shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown);
+/* Read the eventfd empty (call from the loop when it is readable). */
+void shm_waker_clear(shm_waker_t *w);
+/* Stop and join the thread, close the eventfd. Safe on a waker never started. */
+void shm_waker_stop(shm_waker_t *w);
+
+/* Handle every snapshot published after *last in order, copying each into snap and
+ * calling fn(ctx). More than max_behind behind (or a slot already overwritten): jump to
+ * the newest and count one reset in *resets. Updates *last. */
+void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
+                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
+                     void (*fn)(void *ctx), void *ctx);
+
+#endif

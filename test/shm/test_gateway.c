@@ -1,0 +1,141 @@
+/* test_gateway.c -- the helpers every gateway uses: waiting for a ready region, the
+ * semaphore-to-eventfd waker (posted from another process), following the published
+ * snapshots in order with the catch-up rule, and noticing a dead sim. */
+#include <criterion/criterion.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shm_gateway.h"
+
+static char name[SHM_NAME_LEN];
+static shm_handle_t owner;
+
+static void setup(void)
+{
+    static int counter;
+    char err[SHM_ERR_LEN] = "";
+    snprintf(name, sizeof name, "/rcss-test-gw-%d-%d", (int)getpid(), counter++);
+    cr_assert_eq(shm_region_create(&owner, name, err, sizeof err), 0, "create: %s", err);
+    owner.r->hdr.sim_pid = (int32_t)getpid();
+}
+
+static void teardown(void)
+{
+    shm_region_destroy(&owner);
+    shm_unlink(name);
+}
+
+TestSuite(gateway, .init = setup, .fini = teardown, .timeout = 10);
+
+static void publish(int n)
+{
+    for (int i = 0; i < n; i++) {
+        shm_snapshot_sh_t *s = shm_snap_begin(owner.r);
+        s->step = atomic_load(&owner.r->hdr.published) + 1;
+        s->time = (int32_t)s->step * 10;
+        shm_snap_publish(owner.r, s);
+    }
+}
+
+Test(gateway, attach_waits_for_ready)
+{
+    shm_handle_t h;
+    char err[SHM_ERR_LEN];
+    cr_expect_eq(shm_gateway_attach(&h, name, 100, err, sizeof err), -1, "not ready yet");
+    cr_expect(strstr(err, "never marked the region ready") != NULL, "%s", err);
+    cr_expect_eq(shm_gateway_attach(&h, "/rcss-test-gw-none", 100, err, sizeof err), -1);
+    cr_expect_neq(err[0], '\0', "a missing region is one line");
+    pid_t pid = fork();
+    if (pid == 0) { /* the sim finishes its set-up 200 ms later */
+        usleep(200000);
+        atomic_store(&owner.r->hdr.ready, 1);
+        _exit(0);
+    }
+    cr_expect_eq(shm_gateway_attach(&h, name, 2000, err, sizeof err), 0, "%s", err);
+    waitpid(pid, NULL, 0);
+    shm_region_detach(&h);
+}
+
+Test(gateway, conf_is_the_sims)
+{
+    conf_t c;
+    owner.r->params.num[SP_port] = 6123;
+    strcpy(owner.r->params.str[SP_bind_address], "127.0.0.1");
+    shm_gateway_conf(owner.r, &c);
+    cr_expect_eq(conf_int(&c, SP_port), 6123);
+    cr_expect_str_eq(conf_str(&c, SP_bind_address), "127.0.0.1");
+}
+
+Test(gateway, waker_turns_posts_from_another_process_into_reads)
+{
+    shm_waker_t w;
+    shm_sem_post(&owner.r->netgw[0].cycle_sem); /* stale: drained at start */
+    cr_assert_eq(shm_waker_start(&w, &owner.r->netgw[0].cycle_sem, &owner.r->hdr.shutdown), 0);
+    struct pollfd p = { .fd = w.fd, .events = POLLIN };
+    cr_expect_eq(poll(&p, 1, 200), 0, "no wake-up without a post");
+    pid_t pid = fork();
+    if (pid == 0) {
+        shm_sem_post(&owner.r->netgw[0].cycle_sem);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    cr_expect_eq(poll(&p, 1, 1000), 1, "woken by the other process's post");
+    shm_waker_clear(&w);
+    cr_expect_eq(poll(&p, 1, 0), 0, "cleared");
+    atomic_store(&owner.r->hdr.shutdown, 1);
+    cr_expect_eq(poll(&p, 1, 1000), 1, "shutdown wakes the loop too");
+    shm_waker_stop(&w);
+    cr_expect_eq(w.fd, -1);
+}
+
+static uint64_t seen[128];
+static int nseen;
+static shm_snapshot_sh_t snap;
+
+static void record(void *ctx)
+{
+    (void)ctx;
+    seen[nseen++] = snap.step;
+}
+
+Test(gateway, follow_in_order_then_jump_when_far_behind)
+{
+    uint64_t last = 0;
+    _Atomic uint64_t resets = 0;
+    publish(2);
+    shm_snap_follow(owner.r, &last, 2, &snap, &resets, record, NULL);
+    cr_expect_eq(nseen, 2);
+    cr_expect(seen[0] == 1 && seen[1] == 2, "steps 1 and 2 in order");
+    cr_expect_eq(last, 2);
+    shm_snap_follow(owner.r, &last, 2, &snap, &resets, record, NULL);
+    cr_expect_eq(nseen, 2, "nothing new, nothing called");
+    publish(2);
+    shm_snap_follow(owner.r, &last, 2, &snap, &resets, record, NULL);
+    cr_expect_eq(nseen, 4, "two behind: both handled");
+    cr_expect_eq(atomic_load(&resets), 0);
+    publish(5);
+    shm_snap_follow(owner.r, &last, 2, &snap, &resets, record, NULL);
+    cr_expect_eq(nseen, 5, "five behind: only the newest");
+    cr_expect_eq(seen[4], 9);
+    cr_expect_eq(snap.time, 90);
+    cr_expect_eq(atomic_load(&resets), 1);
+    cr_expect_eq(last, 9);
+}
+
+Test(gateway, sim_alive)
+{
+    cr_expect(shm_gateway_sim_alive(owner.r));
+    atomic_store(&owner.r->hdr.shutdown, 1);
+    cr_expect_not(shm_gateway_sim_alive(owner.r), "shutdown flag");
+    atomic_store(&owner.r->hdr.shutdown, 0);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    owner.r->hdr.sim_pid = (int32_t)pid; /* reaped: no such process */
+    cr_expect_not(shm_gateway_sim_alive(owner.r), "sim pid gone");
+}

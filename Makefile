@@ -166,8 +166,14 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
+	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets
+	install -m 644 conf/presets/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets/
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
-	install -m 644 conf/systemd/* $(DESTDIR)$(PREFIX)/lib/systemd/system/
+	@# the units name the programs where this install puts them
+	for u in conf/systemd/*; do \
+	  sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' $$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
+	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
+	done
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-fuzz

@@ -3,6 +3,7 @@
  * a player acts on its last see: kick towards the opponent goal when the ball is
  * kickable, else chase a near ball, else look for it. With --start it also registers
  * as a monitor and sends (dispstart) once all its players are connected.
+ * It leaves when the server has been silent for 5 s.
  * usage: rcss-demoteam PORT TEAMNAME [--start] [--host ADDR] */
 #include <arpa/inet.h>
 #include <math.h>
@@ -170,9 +171,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < NPLAYERS; i++)
         pfd[i] = (struct pollfd){ .fd = pl[i].fd, .events = POLLIN };
     char buf[8192];
-    while (!stop_flag) {
-        if (poll(pfd, NPLAYERS, 1000) < 0)
+    int silent = 0; /* seconds without a datagram: the server is gone after 5 */
+    while (!stop_flag && silent < 5) {
+        int n = poll(pfd, NPLAYERS, 1000);
+        if (n <= 0) {
+            silent += n == 0;
             continue;
+        }
+        silent = 0;
         for (int i = 0; i < NPLAYERS; i++) {
             if (!(pfd[i].revents & POLLIN))
                 continue;

@@ -97,6 +97,8 @@ $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
 # a unit test binary links its directory's library (if any) plus shm and common
 testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW))))
 .SECONDEXPANSION:
+# keep test objects (they are intermediate files of the pattern rules)
+.SECONDARY:
 $(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion

@@ -8,47 +8,16 @@
 #include <string.h>
 #include "param_msg.h"
 #include "playmode.h"
+#include "strbuf.h"
 
-/* bounded output buffer; overflow sticks */
-typedef struct out {
-    char  *buf;
-    size_t len;
-    size_t used;
-    int    over;
-} out_t;
-
-static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(out_t *o, const char *fmt, ...)
+static int finish(strbuf_t *o)
 {
-    if (o->over)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= o->len - o->used) {
-        o->over = 1;
-        o->buf[o->used] = '\0';
-        return;
-    }
-    o->used += (size_t)n;
-}
-
-static void put_real(out_t *o, double v)
-{
-    char tmp[64];
-    fmt_real(tmp, sizeof tmp, v);
-    put(o, " %s", tmp);
-}
-
-static int finish(out_t *o)
-{
-    if (o->over) {
+    if (o->overflow) {
         if (o->len)
             o->buf[0] = '\0';
         return -1;
     }
-    return (int)o->used;
+    return (int)o->pos;
 }
 
 /* v7 server_param: the derived and positional entries. */
@@ -133,46 +102,46 @@ static long long v7_lcm(const conf_t *c)
     return l;
 }
 
-static void put_param(out_t *o, const conf_t *c, int id)
+static void put_param(strbuf_t *o, const conf_t *c, int id)
 {
     char tmp[CONF_STR_LEN + 16];
     conf_format_value(c, (param_id_t)id, 0, tmp, sizeof tmp);
-    put(o, " %s", tmp);
+    strbuf_printf(o, " %s", tmp);
 }
 
-static void v7_server_item(out_t *o, const conf_t *c, const v7_item_t *it)
+static void v7_server_item(strbuf_t *o, const conf_t *c, const v7_item_t *it)
 {
     switch (it->kind) {
     case V7_PARAM:
         put_param(o, c, it->id);
         break;
     case V7_CTRL_WIDTH:
-        put_real(o, conf_real(c, SP_control_radius) - conf_real(c, SP_player_size));
+        strbuf_real(o, conf_real(c, SP_control_radius) - conf_real(c, SP_player_size));
         break;
     case V7_KICKABLE_AREA:
-        put_real(o, conf_real(c, SP_player_size) + conf_real(c, SP_kickable_margin)
+        strbuf_real(o, conf_real(c, SP_player_size) + conf_real(c, SP_kickable_margin)
                         + conf_real(c, SP_ball_size));
         break;
     case V7_HALF_CYCLES: {
         double step = conf_real(c, SP_simulator_step);
         double cyc = step > 0 ? conf_real(c, SP_half_time) * 1000.0 / step : 0.0;
-        put(o, " %lld", (long long)llround(cyc));
+        strbuf_printf(o, " %lld", (long long)llround(cyc));
         break;
     }
     case V7_STEP_SLOW:
-        put(o, " %lld", (long long)conf_int(c, it->id) * conf_int(c, SP_slow_down_factor));
+        strbuf_printf(o, " %lld", (long long)conf_int(c, it->id) * conf_int(c, SP_slow_down_factor));
         break;
     case V7_LCM:
-        put(o, " %lld", v7_lcm(c));
+        strbuf_printf(o, " %lld", v7_lcm(c));
         break;
     default:
-        put(o, " -1");
+        strbuf_printf(o, " -1");
         break;
     }
 }
 
 /* v8+: every parameter of module with 0 < tag <= version. */
-static void named_params(out_t *o, const conf_t *c, const char *module, double version)
+static void named_params(strbuf_t *o, const conf_t *c, const char *module, double version)
 {
     int v = (int)version;
     for (int i = 0; i < PARAM_COUNT; i++) {
@@ -181,43 +150,43 @@ static void named_params(out_t *o, const conf_t *c, const char *module, double v
             continue;
         char tmp[CONF_STR_LEN + 16];
         conf_format_value(c, (param_id_t)i, 0, tmp, sizeof tmp);
-        put(o, "(%s %s)", d->name, tmp);
+        strbuf_printf(o, "(%s %s)", d->name, tmp);
     }
 }
 
 int param_msg_server(const conf_t *c, double version, char *buf, size_t len)
 {
-    out_t o = { buf, len, 0, 0 };
+    strbuf_t o = { buf, len, 0, 0 };
     if (!buf || !len)
         return -1;
     buf[0] = '\0';
-    put(&o, "(server_param");
+    strbuf_printf(&o, "(server_param");
     if ((int)version < 8) {
         for (size_t i = 0; i < sizeof v7_server / sizeof v7_server[0]; i++)
             v7_server_item(&o, c, &v7_server[i]);
     } else {
-        put(&o, " ");
+        strbuf_printf(&o, " ");
         named_params(&o, c, "server", version);
     }
-    put(&o, ")");
+    strbuf_printf(&o, ")");
     return finish(&o);
 }
 
 int param_msg_player(const conf_t *c, double version, char *buf, size_t len)
 {
-    out_t o = { buf, len, 0, 0 };
+    strbuf_t o = { buf, len, 0, 0 };
     if (!buf || !len)
         return -1;
     buf[0] = '\0';
-    put(&o, "(player_param");
+    strbuf_printf(&o, "(player_param");
     if ((int)version < 8) {
         for (size_t i = 0; i < sizeof v7_player / sizeof v7_player[0]; i++)
             put_param(&o, c, v7_player[i]);
     } else {
-        put(&o, " ");
+        strbuf_printf(&o, " ");
         named_params(&o, c, "player", version);
     }
-    put(&o, ")");
+    strbuf_printf(&o, ")");
     return finish(&o);
 }
 
@@ -248,25 +217,25 @@ int param_msg_type(const shm_ptype_sh_t *t, int id, double version, char *buf, s
         t->land_focus_dist_noise_rate,
     };
     _Static_assert(sizeof names / sizeof names[0] == 29, "player_type field names");
-    out_t o = { buf, len, 0, 0 };
+    strbuf_t o = { buf, len, 0, 0 };
     if (!buf || !len || !t)
         return -1;
     buf[0] = '\0';
     int v = (int)version;
     if (v < 8) {
-        put(&o, "(player_type %d", id);
+        strbuf_printf(&o, "(player_type %d", id);
         for (int i = 0; i < 11; i++)
-            put_real(&o, vals[i]);
-        put(&o, ")");
+            strbuf_real(&o, vals[i]);
+        strbuf_printf(&o, ")");
         return finish(&o);
     }
     size_t n = v >= 19 ? 29 : v >= 18 ? 25 : v >= 14 ? 14 : 11;
-    put(&o, "(player_type (id %d)", id);
+    strbuf_printf(&o, "(player_type (id %d)", id);
     for (size_t i = 0; i < n; i++) {
         char tmp[64];
         fmt_real(tmp, sizeof tmp, vals[i]);
-        put(&o, "(%s %s)", names[i], tmp);
+        strbuf_printf(&o, "(%s %s)", names[i], tmp);
     }
-    put(&o, ")");
+    strbuf_printf(&o, ")");
     return finish(&o);
 }

@@ -222,23 +222,25 @@ static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
-/* monitors registered, not counting the one at this address (a re-init) */
-static int port_monitors(const ngw_t *g, const struct sockaddr_storage *from)
+/* the registered monitor at this address, -1 if none; *count = monitors registered */
+static int port_monitor_at(const ngw_t *g, const struct sockaddr_storage *from, int *count)
 {
-    int n = 0;
     uint8_t addr[16];
     int32_t family;
     uint16_t port;
+    int found = -1, n = 0;
     net_addr_pack(from, addr, &family, &port);
     for (int i = 0; i < SHM_MAX_MONITORS; i++) {
         const shm_monitor_sh_t *m = &g->r->monitor[i];
         if (atomic_load(&m->state) != CLIENT_ST_ACTIVE)
             continue;
-        if (m->family == family && m->port == port && memcmp(m->addr, addr, 16) == 0)
-            continue;
         n++;
+        if (m->family == family && m->port == port && memcmp(m->addr, addr, 16) == 0)
+            found = i;
     }
-    return n;
+    if (count)
+        *count = n;
+    return found;
 }
 
 /* A monitor init: refused here, from the player port, as the reference does; otherwise
@@ -256,8 +258,9 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         ngw_udp_sendto(p->fd, from, "(error illegal_client_version)");
         return;
     }
-    int max = conf_int(&g->conf, SP_max_monitors);
-    if (max >= 0 && port_monitors(g, from) >= max) {
+    int max = conf_int(&g->conf, SP_max_monitors), nmon;
+    int again = port_monitor_at(g, from, &nmon) >= 0; /* a re-init takes no new place */
+    if (max >= 0 && !again && nmon >= max) {
         ngw_udp_sendto(p->fd, from, "(error no_more_monitor)");
         return;
     }
@@ -283,17 +286,7 @@ static int port_known_client(const ngw_t *g, const struct sockaddr_storage *from
         if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && ngw_addr_equal_entry(from, e))
             return e->version >= 8.0;
     }
-    uint8_t addr[16];
-    int32_t family;
-    uint16_t port;
-    net_addr_pack(from, addr, &family, &port);
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
-        const shm_monitor_sh_t *m = &g->r->monitor[i];
-        if (atomic_load(&m->state) == CLIENT_ST_ACTIVE && m->family == family
-            && m->port == port && memcmp(m->addr, addr, 16) == 0)
-            return 1;
-    }
-    return 0;
+    return port_monitor_at(g, from, NULL) >= 0;
 }
 
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,

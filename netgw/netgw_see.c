@@ -10,6 +10,7 @@
 #include "geom.h"
 #include "netgw_landmarks.h"
 #include "netgw_proto.h"
+#include "strbuf.h"
 #include "playmode.h"
 
 /* pre-v18 visual sender constants (m): change values, unum and team visibility */
@@ -22,13 +23,6 @@
 /* pointing direction noise bounds (deg) */
 #define SEE_POINT_SD_MIN    1.25
 #define SEE_POINT_SD_MAX    180.0
-
-typedef struct see_out {
-    char  *buf;
-    size_t len;
-    size_t pos;
-    int    overflow;
-} see_out_t;
 
 typedef struct see_ctx {
     const shm_snapshot_sh_t *s;
@@ -46,30 +40,8 @@ typedef struct see_ctx {
     double   unum_far, unum_too_far, team_far, team_too_far;
     double   ball_far, ball_too_far, flag_far, flag_too_far;
     double   max_flag, max_ball, max_player; /* observation lengths, 0 = unlimited */
-    see_out_t o;
+    strbuf_t o;
 } see_ctx_t;
-
-static void see_printf(see_out_t *o, const char *fmt, ...)
-{
-    if (o->overflow)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= o->len - o->pos) {
-        o->overflow = 1;
-        return;
-    }
-    o->pos += (size_t)n;
-}
-
-static void see_real(see_out_t *o, double v)
-{
-    char tmp[48];
-    fmt_real(tmp, sizeof tmp, v);
-    see_printf(o, " %s", tmp);
-}
 
 /* Quantize(v, q) = rint(v / q) * q; tiny steps leave v alone (spec 4.3) */
 static double see_quantize(double v, double q)
@@ -149,8 +121,8 @@ static void see_changes(see_ctx_t *x, vec2_t rel, vec2_t objvel, double d, doubl
             distchg = obs * see_quantize(raw_dist / d, 0.02);
         dirchg = see_quantize(raw_dir, 0.1);
     }
-    see_real(&x->o, distchg);
-    see_real(&x->o, dirchg);
+    strbuf_real(&x->o, distchg);
+    strbuf_real(&x->o, dirchg);
 }
 
 /* in the view cone (strict) and within the observation length */
@@ -171,17 +143,17 @@ static void see_static(see_ctx_t *x, const char *name, const char *close, vec2_t
         return;
     double obs = see_noisy(x, obj, d, land);
     int dir = see_dir(x, vec2_angle(rel));
-    see_printf(&x->o, " (%s", in ? name : close);
+    strbuf_printf(&x->o, " (%s", in ? name : close);
     if (x->high)
-        see_real(&x->o, obs);
-    see_printf(&x->o, " %d", dir);
+        strbuf_real(&x->o, obs);
+    strbuf_printf(&x->o, " %d", dir);
     if (in && x->high) {
         double far = land ? x->flag_far : x->ball_far;
         double too_far = land ? x->flag_too_far : x->ball_too_far;
         if (!see_chance(x, see_ramp(obs, far, too_far)))
             see_changes(x, rel, vel, d, obs);
     }
-    see_printf(&x->o, ")");
+    strbuf_printf(&x->o, ")");
 }
 
 static void see_landmarks(see_ctx_t *x)
@@ -240,12 +212,12 @@ static void see_player_tail(see_ctx_t *x, const shm_player_sh_t *p, double d)
         double sd = k * k * k * k * (SEE_POINT_SD_MAX - SEE_POINT_SD_MIN) + SEE_POINT_SD_MIN;
         double ang = vec2_angle(vec2(p->point_x - p->x, p->point_y - p->y));
         double deg = rad2deg(angle_norm(ang - x->face)) + rng_normal(x->rng, 0.0, sd);
-        see_printf(&x->o, " %d", see_deg(x, rad2deg(angle_norm(deg2rad(deg)))));
+        strbuf_printf(&x->o, " %d", see_deg(x, rad2deg(angle_norm(deg2rad(deg)))));
     }
     if (p->tackle_expires > 0)
-        see_printf(&x->o, " t");
+        strbuf_printf(&x->o, " t");
     else if (x->ver >= 13 && p->kicked)
-        see_printf(&x->o, " k");
+        strbuf_printf(&x->o, " k");
 }
 
 static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
@@ -268,20 +240,20 @@ static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
         unum = team && !see_chance(x, see_ramp(obs, x->unum_far, x->unum_too_far));
         see_player_name(x, p, team, unum, name, sizeof name);
     }
-    see_printf(&x->o, " (%s", name);
+    strbuf_printf(&x->o, " (%s", name);
     if (x->high)
-        see_real(&x->o, obs);
-    see_printf(&x->o, " %d", dir);
+        strbuf_real(&x->o, obs);
+    strbuf_printf(&x->o, " %d", dir);
     if (x->high && unum) {
         see_changes(x, rel, vec2(p->vx, p->vy), d, obs);
         if (x->ver >= 4)
-            see_printf(&x->o, " %d", see_dir(x, p->body));
+            strbuf_printf(&x->o, " %d", see_dir(x, p->body));
         if (x->ver >= 5)
-            see_printf(&x->o, " %d", see_dir(x, p->body + p->neck));
+            strbuf_printf(&x->o, " %d", see_dir(x, p->body + p->neck));
     }
     if (x->high && team)
         see_player_tail(x, p, d);
-    see_printf(&x->o, ")");
+    strbuf_printf(&x->o, ")");
 }
 
 /* one line if the face ray meets it from the pitch side; 1 if sent */
@@ -305,10 +277,10 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
     double obs = see_quantize(exp(see_quantize(log(dist + 1.0e-10), ql)), 0.1);
     double deg = rad2deg(dn);
     deg = deg > 0.0 ? deg - 90.0 : deg + 90.0;
-    see_printf(&x->o, x->ver >= 6 ? " ((l %c)" : " ((line %c)", ln->name);
+    strbuf_printf(&x->o, x->ver >= 6 ? " ((l %c)" : " ((line %c)", ln->name);
     if (x->high)
-        see_real(&x->o, obs);
-    see_printf(&x->o, " %d)", see_deg(x, deg));
+        strbuf_real(&x->o, obs);
+    strbuf_printf(&x->o, " %d)", see_deg(x, deg));
     return 1;
 }
 
@@ -386,8 +358,8 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
         return -1;
     see_ctx_t x;
     see_init_ctx(&x, s, idx, cl, c, pt, rng);
-    x.o = (see_out_t){ buf, len, 0, 0 };
-    see_printf(&x.o, "(see %d", (int)s->time);
+    x.o = (strbuf_t){ buf, len, 0, 0 };
+    strbuf_printf(&x.o, "(see %d", (int)s->time);
     see_landmarks(&x);
     see_static(&x, x.ver >= 6 ? "(b)" : "(ball)", x.ver >= 6 ? "(B)" : "(Ball)",
                vec2(s->ball.x, s->ball.y), vec2(s->ball.vx, s->ball.vy), 0);
@@ -396,7 +368,7 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
             see_player(&x, &s->player[i]);
     }
     see_lines(&x);
-    see_printf(&x.o, ")");
+    strbuf_printf(&x.o, ")");
     if (x.o.overflow) {
         buf[0] = '\0';
         return -1;

@@ -7,36 +7,15 @@
 #include <stdio.h>
 #include "geom.h"
 #include "netgw_proto.h"
+#include "strbuf.h"
 #include "playmode.h"
 
-typedef struct sb_out {
-    char  *buf;
-    size_t len;
-    size_t pos;
-    int    overflow;
-} sb_out_t;
-
-static void sb_printf(sb_out_t *o, const char *fmt, ...)
-{
-    if (o->overflow)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= o->len - o->pos) {
-        o->overflow = 1;
-        return;
-    }
-    o->pos += (size_t)n;
-}
-
 /* a real as the reference prints it (6 significant digits, no trailing zeros) */
-static void sb_real(sb_out_t *o, double v)
+static void sb_real(strbuf_t *o, double v)
 {
     char tmp[48];
     fmt_real(tmp, sizeof tmp, v);
-    sb_printf(o, "%s", tmp);
+    strbuf_printf(o, "%s", tmp);
 }
 
 /* degrees truncated toward zero, as every sense_body angle */
@@ -52,46 +31,46 @@ static const char *sb_width_name(int w)
 }
 
 /* (view_mode Q W) (stamina S E [CAP]) (speed V [DIR]) [(head_angle A)] */
-static void sb_state(sb_out_t *o, const shm_player_sh_t *p, const shm_client_sh_t *cl,
+static void sb_state(strbuf_t *o, const shm_player_sh_t *p, const shm_client_sh_t *cl,
                      int ver)
 {
-    sb_printf(o, " (view_mode %s %s)", cl->view_high ? "high" : "low",
+    strbuf_printf(o, " (view_mode %s %s)", cl->view_high ? "high" : "low",
               sb_width_name(cl->view_width));
-    sb_printf(o, " (stamina ");
+    strbuf_printf(o, " (stamina ");
     sb_real(o, p->stamina);
-    sb_printf(o, " ");
+    strbuf_printf(o, " ");
     sb_real(o, p->effort);
     if (ver >= 13) {
-        sb_printf(o, " ");
+        strbuf_printf(o, " ");
         sb_real(o, p->capacity);
     }
     vec2_t v = vec2(p->vx, p->vy);
-    sb_printf(o, ") (speed ");
+    strbuf_printf(o, ") (speed ");
     sb_real(o, rint(vec2_len(v) / 0.01) * 0.01);
     if (ver >= 6)
-        sb_printf(o, " %d", sb_trunc_deg(vec2_angle(v) - (p->body + p->neck)));
-    sb_printf(o, ")");
+        strbuf_printf(o, " %d", sb_trunc_deg(vec2_angle(v) - (p->body + p->neck)));
+    strbuf_printf(o, ")");
     if (ver >= 5)
-        sb_printf(o, " (head_angle %d)", sb_trunc_deg(p->neck));
+        strbuf_printf(o, " (head_angle %d)", sb_trunc_deg(p->neck));
 }
 
 /* the command counters, in the order of the version table */
-static void sb_counts(sb_out_t *o, const shm_player_sh_t *p, int ver)
+static void sb_counts(strbuf_t *o, const shm_player_sh_t *p, int ver)
 {
     const uint32_t *n = p->count;
-    sb_printf(o, " (kick %u) (dash %u) (turn %u) (say %u)", n[SHM_CNT_KICK],
+    strbuf_printf(o, " (kick %u) (dash %u) (turn %u) (say %u)", n[SHM_CNT_KICK],
               n[SHM_CNT_DASH], n[SHM_CNT_TURN], n[SHM_CNT_SAY]);
     if (ver >= 5)
-        sb_printf(o, " (turn_neck %u)", n[SHM_CNT_TURN_NECK]);
+        strbuf_printf(o, " (turn_neck %u)", n[SHM_CNT_TURN_NECK]);
     if (ver >= 7)
-        sb_printf(o, " (catch %u) (move %u) (change_view %u)", n[SHM_CNT_CATCH],
+        strbuf_printf(o, " (catch %u) (move %u) (change_view %u)", n[SHM_CNT_CATCH],
                   n[SHM_CNT_MOVE], n[SHM_CNT_CHANGE_VIEW]);
     if (ver >= 18)
-        sb_printf(o, " (change_focus %u)", n[SHM_CNT_CHANGE_FOCUS]);
+        strbuf_printf(o, " (change_focus %u)", n[SHM_CNT_CHANGE_FOCUS]);
 }
 
 /* (arm ...) (focus ...) (tackle ...), v8+ */
-static void sb_arm_focus_tackle(sb_out_t *o, const shm_player_sh_t *p)
+static void sb_arm_focus_tackle(strbuf_t *o, const shm_player_sh_t *p)
 {
     double dist = 0.0;
     int dir = 0;
@@ -102,44 +81,44 @@ static void sb_arm_focus_tackle(sb_out_t *o, const shm_player_sh_t *p)
         double deg = rad2deg(angle_norm(vec2_angle(rel) - (p->body + p->neck)));
         dir = isfinite(deg) ? (int)(rint(deg / 0.1) * 0.1) : 0;
     }
-    sb_printf(o, " (arm (movable %d) (expires %d) (target ", (int)p->arm_movable,
+    strbuf_printf(o, " (arm (movable %d) (expires %d) (target ", (int)p->arm_movable,
               (int)p->arm_expires);
     sb_real(o, dist);
-    sb_printf(o, " %d) (count %u))", dir, p->count[SHM_CNT_POINTTO]);
+    strbuf_printf(o, " %d) (count %u))", dir, p->count[SHM_CNT_POINTTO]);
     if ((p->focus_side == SHM_SIDE_LEFT || p->focus_side == SHM_SIDE_RIGHT)
         && p->focus_unum >= 1 && p->focus_unum <= SHM_TEAM_SIZE)
-        sb_printf(o, " (focus (target %c %d)", p->focus_side == SHM_SIDE_LEFT ? 'l' : 'r',
+        strbuf_printf(o, " (focus (target %c %d)", p->focus_side == SHM_SIDE_LEFT ? 'l' : 'r',
                   (int)p->focus_unum);
     else
-        sb_printf(o, " (focus (target none)");
-    sb_printf(o, " (count %u))", p->count[SHM_CNT_ATTENTIONTO]);
-    sb_printf(o, " (tackle (expires %d) (count %u))", (int)p->tackle_expires,
+        strbuf_printf(o, " (focus (target none)");
+    strbuf_printf(o, " (count %u))", p->count[SHM_CNT_ATTENTIONTO]);
+    strbuf_printf(o, " (tackle (expires %d) (count %u))", (int)p->tackle_expires,
               p->count[SHM_CNT_TACKLE]);
 }
 
 /* (collision ...) v12+, (foul ...) v14+, (focus_point ...) v18+ */
-static void sb_late(sb_out_t *o, const shm_player_sh_t *p, int ver)
+static void sb_late(strbuf_t *o, const shm_player_sh_t *p, int ver)
 {
     if (ver >= 12) {
         uint32_t c = p->collision & (SHM_COLL_BALL | SHM_COLL_PLAYER | SHM_COLL_POST);
         if (!c)
-            sb_printf(o, " (collision none)");
+            strbuf_printf(o, " (collision none)");
         else
-            sb_printf(o, " (collision%s%s%s)", (c & SHM_COLL_BALL) ? " (ball)" : "",
+            strbuf_printf(o, " (collision%s%s%s)", (c & SHM_COLL_BALL) ? " (ball)" : "",
                       (c & SHM_COLL_PLAYER) ? " (player)" : "",
                       (c & SHM_COLL_POST) ? " (post)" : "");
     }
     if (ver >= 14) {
         static const char *const cards[3] = { "none", "yellow", "red" };
         int card = p->card >= 0 && p->card <= 2 ? p->card : 0;
-        sb_printf(o, " (foul (charged %d) (card %s))", (int)p->foul_charged, cards[card]);
+        strbuf_printf(o, " (foul (charged %d) (card %s))", (int)p->foul_charged, cards[card]);
     }
     if (ver >= 18) {
-        sb_printf(o, " (focus_point ");
+        strbuf_printf(o, " (focus_point ");
         sb_real(o, p->focus_dist);
-        sb_printf(o, " ");
+        strbuf_printf(o, " ");
         sb_real(o, rad2deg(p->focus_dir));
-        sb_printf(o, ")");
+        strbuf_printf(o, ")");
     }
 }
 
@@ -153,14 +132,14 @@ int proto_sense_body(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t 
         return -1;
     const shm_player_sh_t *p = &s->player[idx];
     int ver = (int)cl->version;
-    sb_out_t o = { buf, len, 0, 0 };
-    sb_printf(&o, "(sense_body %d", (int)s->time);
+    strbuf_t o = { buf, len, 0, 0 };
+    strbuf_printf(&o, "(sense_body %d", (int)s->time);
     sb_state(&o, p, cl, ver);
     sb_counts(&o, p, ver);
     if (ver >= 8)
         sb_arm_focus_tackle(&o, p);
     sb_late(&o, p, ver);
-    sb_printf(&o, ")");
+    strbuf_printf(&o, ")");
     if (o.overflow) {
         buf[0] = '\0';
         return -1;

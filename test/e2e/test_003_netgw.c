@@ -148,3 +148,76 @@ Test(netgw, synch_mode_advances_on_done, .timeout = 30)
     close(fd);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
+
+/* (l 1)'s x y in a monitor frame */
+static int show_pos(const char *show, double *x, double *y)
+{
+    const char *p = strstr(show, "((l 1) ");
+    int type;
+    char state[16];
+    return p && sscanf(p, "((l 1) %d %15s %lf %lf", &type, state, x, y) == 4 ? 0 : -1;
+}
+
+static int monitor_pos(int mon, double *x, double *y)
+{
+    /* the newest frame: drain, then take the next one */
+    while (e2e_recv(mon, buf, sizeof buf, 1, NULL) > 0)
+        ;
+    if (e2e_recv_prefix(mon, "(show ", buf, sizeof buf, 1000, NULL) <= 0)
+        return -1;
+    return show_pos(buf, x, y);
+}
+
+Test(netgw, nobody_else_can_act_for_a_player, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    int pport;
+    int fd = connect_player(&s, "(init TeamA (version 9))", &pport);
+    int mon = e2e_udp_open();
+    e2e_send(mon, s.port, "(dispinit version 3)");
+    cr_assert_gt(e2e_recv_prefix(mon, "(show ", buf, sizeof buf, 2000, NULL), 0);
+    /* another address sends a move to the player's own port: the connected socket never
+     * delivers it */
+    int stranger = e2e_udp_open();
+    e2e_send(stranger, pport, "(move -20 10)");
+    cr_expect_eq(e2e_recv(stranger, buf, sizeof buf, 500, NULL), 0, "no reply to a stranger");
+    double x, y;
+    cr_assert_eq(monitor_pos(mon, &x, &y), 0);
+    cr_expect(x == -3 && y == -37, "the player did not move: %g %g", x, y);
+    /* the player itself can */
+    e2e_send(fd, pport, "(move -20 10)");
+    double end = e2e_now_ms() + 1500;
+    int moved = 0;
+    while (!moved && e2e_now_ms() < end)
+        moved = monitor_pos(mon, &x, &y) == 0 && x == -20 && y == 10;
+    cr_expect(moved, "its own move applies: %g %g", x, y);
+    close(stranger);
+    close(mon);
+    close(fd);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+Test(netgw, a_command_flood_is_bounded, .timeout = 30)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0);
+    int pport;
+    int fd = connect_player(&s, "(init TeamA (version 9))", &pport);
+    /* 2000 datagrams in a burst (the ring holds 64 per cycle): the gateway and the sim
+     * keep their pace and the player is still served */
+    for (int i = 0; i < 2000; i++)
+        e2e_send(fd, pport, "(turn 1)(turn_neck 1)(change_view wide high)");
+    while (e2e_recv(fd, buf, sizeof buf, 50, NULL) > 0)
+        ;
+    int sb = 0;
+    double end = e2e_now_ms() + 1000;
+    while (e2e_now_ms() < end) {
+        if (e2e_recv_prefix(fd, "(sense_body ", buf, sizeof buf, 200, NULL) > 0)
+            sb++;
+    }
+    cr_expect(sb >= 8 && sb <= 12, "sense_body still every cycle after the flood: %d in 1 s", sb);
+    cr_expect(strstr(buf, "(view_mode high wide)") != NULL, "the view change applied: %s", buf);
+    close(fd);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

@@ -5,7 +5,6 @@
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>

@@ -46,6 +46,14 @@ static void peer_send_init(mgw_t *g, mgw_peer_t *p)
     }
 }
 
+/* (re)start a registered monitor on a version: table entry and init block */
+static void peer_set_version(mgw_t *g, mgw_peer_t *p, int version)
+{
+    p->version = version;
+    g->r->monitor[p->slot].version = version;
+    peer_send_init(g, p);
+}
+
 static void peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
 {
     mgw_cmd_t c;
@@ -65,13 +73,10 @@ static void peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
         break;
     case MGW_CMD_DISPINIT: {
         int v;
-        if (dispinit_parse(buf, strnlen(buf, n), &v) == 0 && dispinit_version_served(v)) {
-            p->version = v;
-            g->r->monitor[p->slot].version = v;
-            peer_send_init(g, p);
-        } else {
+        if (dispinit_parse(buf, strnlen(buf, n), &v) == 0 && dispinit_version_served(v))
+            peer_set_version(g, p, v);
+        else
             peer_msg(g, p, "(error illegal_client_version)");
-        }
         break;
     }
     default:
@@ -164,9 +169,7 @@ void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m)
     }
     mgw_peer_t *p = peer_find(g, m);
     if (p) { /* the same monitor again (restarted viewer): new version, init block again */
-        p->version = version;
-        g->r->monitor[p->slot].version = version;
-        peer_send_init(g, p);
+        peer_set_version(g, p, version);
         return;
     }
     int max = conf_int(&g->conf, SP_max_monitors);

@@ -6,7 +6,6 @@
 #define RCSS_NETGW_H
 
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include "conf.h"
@@ -36,6 +35,7 @@ typedef struct ngw_client {
 
 /* one of the shared listening ports (player, trainer, online coach) */
 typedef struct ngw_port {
+    struct ngw    *g;              /* back pointer for the read callback */
     int            fd;
     int            port;
     int            kind;           /* CLIENT_KIND_PLAYER / TRAINER / OLCOACH */

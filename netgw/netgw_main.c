@@ -43,16 +43,9 @@ static int parse_args(int argc, char **argv, const char **name, int *index)
 }
 
 /* ---- events ------------------------------------------------------------------------ */
-typedef struct port_ctx {
-    ngw_t      *g;
-    ngw_port_t *p;
-} port_ctx_t;
-
-static port_ctx_t port_ctx[3];
-
 static void on_port_read(evutil_socket_t fd, short what, void *arg)
 {
-    port_ctx_t *pc = arg;
+    ngw_port_t *p = arg;
     static char buf[NGW_DGRAM_MAX + 1];
     (void)what;
     for (int i = 0; i < PORT_READS_PER_EVENT; i++) {
@@ -64,7 +57,7 @@ static void on_port_read(evutil_socket_t fd, short what, void *arg)
         if (n <= 0)
             continue;
         buf[n] = '\0';
-        ngw_port_datagram(pc->g, pc->p, buf, strnlen(buf, (size_t)n), &from);
+        ngw_port_datagram(p->g, p, buf, strnlen(buf, (size_t)n), &from);
     }
 }
 
@@ -141,9 +134,8 @@ static int open_ports(ngw_t *g)
             return -1;
         }
         g->nports++;
-        port_ctx[i].g = g;
-        port_ctx[i].p = p;
-        p->ev = event_new(g->base, p->fd, EV_READ | EV_PERSIST, on_port_read, &port_ctx[i]);
+        p->g = g;
+        p->ev = event_new(g->base, p->fd, EV_READ | EV_PERSIST, on_port_read, p);
         if (!p->ev || event_add(p->ev, NULL) < 0)
             return -1;
     }

@@ -64,8 +64,6 @@ uint64_t shm_event_head(const shm_region_sh_t *r);
 int shm_cmd_push(shm_cmd_ring_sh_t *q, const shm_cmd_sh_t *c);
 /* Consumer: pop into out; 0 ok, -1 empty. */
 int shm_cmd_pop(shm_cmd_ring_sh_t *q, shm_cmd_sh_t *out);
-/* Consumer: drop everything queued (a new connection in the slot). */
-void shm_cmd_clear(shm_cmd_ring_sh_t *q);
 int shm_ctrl_push(shm_ctrl_ring_sh_t *q, const shm_cmd_sh_t *c);
 int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
 int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);

@@ -77,15 +77,6 @@ int shm_cmd_pop(shm_cmd_ring_sh_t *q, shm_cmd_sh_t *out)
     return spsc_pop(SPSC_VIEW(q), out);
 }
 
-/* Consumer (sim): drop everything queued, e.g. when a new client takes over the slot.
- * Moving tail up to head is a consumer-side operation, so the SPSC rule holds. */
-void shm_cmd_clear(shm_cmd_ring_sh_t *q)
-{
-    uint32_t h = atomic_load_explicit(&q->head, memory_order_acquire);
-
-    atomic_store_explicit(&q->tail, h, memory_order_release);
-}
-
 /* Control ring of one producer process (trainer via netgw, monitors via monitorgw). */
 int shm_ctrl_push(shm_ctrl_ring_sh_t *q, const shm_cmd_sh_t *c)
 {

@@ -99,23 +99,6 @@ Test(queue, cmd_full_refuses_and_counts)
     cr_expect_eq(shm_cmd_pop(q, &out), -1);
 }
 
-Test(queue, cmd_clear)
-{
-    shm_cmd_ring_sh_t *q = &owner.r->cmd[24];
-    shm_cmd_sh_t c, out;
-
-    for (uint32_t k = 0; k < 5; k++) {
-        cmd_fill(&c, k);
-        shm_cmd_push(q, &c);
-    }
-    shm_cmd_clear(q);
-    cr_expect_eq(shm_cmd_pop(q, &out), -1, "cleared");
-    cmd_fill(&c, 42);
-    cr_expect_eq(shm_cmd_push(q, &c), 0);
-    cr_assert_eq(shm_cmd_pop(q, &out), 0);
-    cr_expect(cmd_is(&out, 42));
-}
-
 /* head and tail are free-running uint32: crossing 2^32 must not change anything. */
 Test(queue, counters_wrap)
 {

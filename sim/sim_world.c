@@ -200,3 +200,10 @@ uint64_t sim_world_digest(const sim_world_t *w)
     h = digest_mix(h, w->rng.s, sizeof w->rng.s);
     return h;
 }
+
+void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c)
+{
+    size_t len = c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN;
+    sim_world_emit(w, SHM_EV_TEXTLOG, side, unum, 0.0, 0.0, 0, c->text,
+                   strnlen(c->text, len));
+}

@@ -87,6 +87,8 @@ const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t 
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len);
 void sim_world_referee_say(sim_world_t *w, const char *text);
+/* A received command's raw text as a text-log event. */
+void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c);
 void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
                        uint32_t generation);
 void sim_player_disable(sim_world_t *w, int idx);
@@ -105,6 +107,8 @@ uint64_t sim_world_digest(const sim_world_t *w);
 /* ---- sim_cmd.c ---- */
 /* Apply one command record of player idx (command time: slot rules, immediate effects). */
 void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
+
+/* ---- sim_ctrl.c ---- */
 /* Apply one control record (monitor/trainer); side is the online coach's side for
  * records from a coach ring (0 trainer/monitor). */
 void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);

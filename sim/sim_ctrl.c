@@ -1,0 +1,214 @@
+/* sim_ctrl.c -- control records applied to the world (monitor commands, trainer and
+ * online-coach commands) and sim_cmd_drain(), which pops every shm command ring each step:
+ * players' rings first (index order), then coaches and trainer, then the gateways'
+ * control rings. Player commands themselves are applied by sim_cmd.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim_world.h"
+#include "geom.h"
+#include "playmode.h"
+#include "shm.h"
+
+static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }
+
+static double clampd(double v, double lo, double hi)
+{
+    if (!isfinite(v))
+        return 0.0;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* ---- control records ------------------------------------------------------------- */
+static int ctrl_player_index(int side, int unum)
+{
+    if ((side != SHM_SIDE_LEFT && side != SHM_SIDE_RIGHT) || unum < 1 || unum > SHM_TEAM_SIZE)
+        return -1;
+    return shm_player_index(side, unum);
+}
+
+static void ctrl_move_ball(sim_world_t *w, const shm_cmd_sh_t *c)
+{
+    if (!isfinite(c->d[0]) || !isfinite(c->d[1]))
+        return;
+    w->ball.x = c->d[0];
+    w->ball.y = c->d[1];
+    int vel = (c->flags & 1u) && isfinite(c->d[2]) && isfinite(c->d[3]);
+    w->ball.vx = vel ? c->d[2] : 0.0;
+    w->ball.vy = vel ? c->d[3] : 0.0;
+    w->ball.ax = w->ball.ay = 0.0;
+    w->catcher = -1;
+}
+
+/* flags: unum | what << 8, what bit k = d[k] given (x, y, ang deg, vx, vy); none = x y */
+static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
+{
+    int idx = ctrl_player_index(c->i, (int)(c->flags & 0xffu));
+    if (idx < 0 || !w->pl[idx].sh.enabled)
+        return;
+    unsigned what = (c->flags >> 8) & 0x1fu;
+    if (what == 0)
+        what = 3u;
+    for (int k = 0; k < 5; k++) {
+        if ((what & (1u << k)) && !isfinite(c->d[k]))
+            return;
+    }
+    shm_player_sh_t *s = &w->pl[idx].sh;
+    if (what & 1u)
+        s->x = c->d[0];
+    if (what & 2u)
+        s->y = c->d[1];
+    if (what & 4u) {
+        s->body = angle_norm(deg2rad(clampd(c->d[2], cr(w, SP_minmoment), cr(w, SP_maxmoment))));
+        w->pl[idx].turn = 0.0;
+    }
+    s->vx = (what & 8u) ? c->d[3] : 0.0;
+    s->vy = (what & 16u) ? c->d[4] : 0.0;
+    if (w->catcher == idx)
+        w->catcher = -1;
+}
+
+/* i = side awarded the free kick (monitor dispfoul), 0 = drop ball */
+static void ctrl_foul(sim_world_t *w, const shm_cmd_sh_t *c)
+{
+    double x = isfinite(c->d[0]) ? c->d[0] : 0.0, y = isfinite(c->d[1]) ? c->d[1] : 0.0;
+    if (c->i == 0) {
+        sim_referee_drop_ball(w, x, y);
+        return;
+    }
+    w->ball.x = x;
+    w->ball.y = y;
+    w->ball.vx = w->ball.vy = w->ball.ax = w->ball.ay = 0.0;
+    w->catcher = -1;
+    int left = c->i == SHM_SIDE_LEFT;
+    sim_world_referee_say(w, left ? "foul_r" : "foul_l");
+    sim_referee_set_mode(w, left ? PM_FREE_KICK_L : PM_FREE_KICK_R);
+}
+
+static void ctrl_card(sim_world_t *w, const shm_cmd_sh_t *c)
+{
+    int unum = (int)(c->flags & 0xffu), card = (int)((c->flags >> 8) & 0xffu);
+    int idx = ctrl_player_index(c->i, unum);
+    if (idx < 0 || (card != 1 && card != 2) || w->pl[idx].sh.card == 2)
+        return;
+    char msg[40];
+    const char *s = c->i == SHM_SIDE_LEFT ? "l" : "r";
+    if (card == 1 && w->pl[idx].sh.card == 0) {
+        w->pl[idx].sh.card = 1;
+        snprintf(msg, sizeof msg, "yellow_card_%s_%d", s, unum);
+        sim_world_referee_say(w, msg);
+        return;
+    }
+    if (card == 1) { /* second yellow */
+        snprintf(msg, sizeof msg, "yellow_card_%s_%d", s, unum);
+        sim_world_referee_say(w, msg);
+    }
+    w->pl[idx].sh.card = 2;
+    snprintf(msg, sizeof msg, "red_card_%s_%d", s, unum);
+    sim_world_referee_say(w, msg);
+    sim_player_disable(w, idx);
+}
+
+static void ctrl_change_type(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+{
+    int s = side != 0 ? side : c->i;
+    int idx = ctrl_player_index(s, (int)(c->flags & 0xffu));
+    int type = isfinite(c->d[0]) ? (int)c->d[0] : -1;
+    if (idx < 0 || type < 0 || (uint32_t)type >= w->types.count)
+        return;
+    sim_player_t *p = &w->pl[idx];
+    p->sh.type = type;
+    p->sh.card = 0;
+    sim_player_reset_stamina(w, p);
+    sim_world_emit(w, SHM_EV_CHANGE_TYPE, s, p->sh.unum, 0.0, 0.0, type, NULL, 0);
+}
+
+static void ctrl_say(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+{
+    size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
+    sim_world_emit(w, side ? SHM_EV_COACH_SAY : SHM_EV_TRAINER_SAY, side, 0, 0.0, 0.0, 0,
+                   c->text, len);
+}
+
+static void ctrl_recover(sim_world_t *w)
+{
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        if (w->pl[i].sh.enabled)
+            sim_player_reset_stamina(w, &w->pl[i]);
+    }
+}
+
+void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+{
+    switch (c->kind) {
+    case SHM_CMD_START:        sim_referee_kick_off(w); break;
+    case SHM_CMD_CHANGE_MODE:
+        if (c->i > PM_NULL && c->i < PM_MAX)
+            sim_referee_set_mode(w, c->i);
+        break;
+    case SHM_CMD_MOVE_BALL:    ctrl_move_ball(w, c); break;
+    case SHM_CMD_MOVE_PLAYER:  ctrl_move_player(w, c); break;
+    case SHM_CMD_FOUL:         ctrl_foul(w, c); break;
+    case SHM_CMD_DISCARD: {
+        int idx = ctrl_player_index(c->i, (int)(c->flags & 0xffu));
+        if (idx >= 0)
+            sim_player_disable(w, idx);
+        break;
+    }
+    case SHM_CMD_CARD:         ctrl_card(w, c); break;
+    case SHM_CMD_RECOVER:      ctrl_recover(w); break;
+    case SHM_CMD_CHANGE_TYPE:  ctrl_change_type(w, c, side); break;
+    case SHM_CMD_COACH_SAY:    ctrl_say(w, c, side); break;
+    case SHM_CMD_RAW:          sim_world_textlog(w, side, 0, c); break;
+    case SHM_CMD_SHUTDOWN:     w->shutdown = 1; break;
+    default:                   break;
+    }
+}
+
+/* ---- draining the rings ------------------------------------------------------------ */
+static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q)
+{
+    shm_cmd_sh_t c;
+    int n = 0;
+    while (n < SHM_CTRL_SLOTS && shm_ctrl_pop(q, &c) == 0) {
+        sim_cmd_control(w, &c, 0);
+        n++;
+    }
+    return n;
+}
+
+static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
+{
+    shm_client_sh_t *e = &r->client[ci];
+    if (atomic_load_explicit(&e->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
+        return 0;
+    int side = ci == SHM_COACH_LEFT ? SHM_SIDE_LEFT : ci == SHM_COACH_RIGHT ? SHM_SIDE_RIGHT : 0;
+    shm_cmd_sh_t c;
+    int n = 0;
+    while (n < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[ci], &c) == 0) {
+        sim_cmd_control(w, &c, side);
+        n++;
+    }
+    return n;
+}
+
+int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
+{
+    shm_cmd_sh_t c;
+    int n = 0;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        int k = 0; /* at most one ring's worth per turn, so a flood cannot stall the step */
+        while (k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
+            if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */
+                sim_cmd_player(w, i, &c);
+            k++;
+        }
+        n += k;
+    }
+    for (int ci = SHM_COACH_TRAINER; ci < SHM_MAX_CLIENTS; ci++)
+        n += drain_coach(w, r, ci);
+    for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
+        n += drain_ctrl(w, &r->netgw[g].ctrl);
+    n += drain_ctrl(w, &r->monitorgw.ctrl);
+    return n;
+}

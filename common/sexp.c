@@ -88,6 +88,8 @@ static sexp_t *read_list(reader_t *rd, int depth)
     if (!n)
         return NULL;
     n->is_list = 1;
+    n->text = rd->s + rd->pos; /* a list's text runs from '(' to its ')' */
+    size_t start = rd->pos;
     rd->pos++; /* '(' */
     sexp_t **tail = &n->child;
     for (;;) {
@@ -98,6 +100,7 @@ static sexp_t *read_list(reader_t *rd, int depth)
         }
         if (rd->s[rd->pos] == ')') {
             rd->pos++;
+            n->len = rd->pos - start;
             return n;
         }
         sexp_t *c = read_expr(rd, depth + 1);

@@ -13,8 +13,8 @@
 typedef struct sexp {
     int          is_list;
     int          quoted;      /* atom was "..." */
-    const char  *text;        /* atom text (not NUL-terminated) */
-    size_t       len;         /* atom length */
+    const char  *text;        /* atom text (not NUL-terminated); a list: from its '(' */
+    size_t       len;         /* atom length; a list: up to and including its ')' */
     struct sexp *child;       /* first element of a list */
     struct sexp *next;        /* next sibling */
 } sexp_t;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include "conf.h"
+#include "netgw_coach.h"
 #include "rng.h"
 #include "shm.h"
 #include "shm_gateway.h"
@@ -42,6 +43,26 @@ typedef struct ngw_port {
     struct event  *ev;
 } ngw_port_t;
 
+/* what a gateway keeps between datagrams of a coach it serves (netgw_coach.c) */
+typedef struct ngw_coach {
+    int      msg_left[CLANG_DEL + 1]; /* coach-language messages left in the window, by type */
+    int      win_time;             /* game cycle the window was last refilled */
+    int      ff_said;              /* freeform messages said */
+    int      vi_ms;                /* visual time (ms) since the last see_global */
+    int32_t  clang_sent[SHM_MAX_PLAYERS][2]; /* (clang (ver ..)) last told, per player */
+} ngw_coach_t;
+
+typedef struct ngw_coaches {
+    ngw_coach_t  c[3];             /* trainer, left coach, right coach */
+    int          playon_start;     /* game cycle play_on last began */
+    int          last_mode;        /* play mode of the previous snapshot */
+    int          last_time;        /* game cycle of the previous snapshot */
+    shm_text_t   ev;               /* parts of a long event being assembled */
+    coach_cmd_t  cmd;              /* the command being handled */
+    clang_work_t clang;            /* coach-language parser workspace */
+    char         out[COACH_TEXT_MAX + 256]; /* a hear built from a long text */
+} ngw_coaches_t;
+
 typedef struct ngw {
     int                 index;     /* netgw index (slot in r->netgw[]) */
     shm_handle_t        shm;
@@ -65,6 +86,7 @@ typedef struct ngw {
     shm_snapshot_sh_t   snap;       /* newest snapshot read */
     int                 have_snap;
     char                out[NGW_SEND_MAX];
+    ngw_coaches_t       coach;      /* trainer and online coaches (netgw_coach*.c) */
 } ngw_t;
 
 /* ---- netgw_udp.c (sockets: common/net.h) ---- */
@@ -94,6 +116,39 @@ void ngw_client_takeover(ngw_t *g);
 void ngw_client_send_params(ngw_t *g, int idx);
 /* Drop clients whose entry was freed or handed to another gateway. */
 void ngw_client_check_owner(ngw_t *g);
+
+/* ---- netgw_trainer.c, netgw_olcoach.c: the coach ports and sessions ---- */
+/* A datagram on the trainer / online-coach port: init, or the reference's errors. */
+void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+                      const struct sockaddr_storage *from);
+void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+                      const struct sockaddr_storage *from);
+/* One command of the connected trainer / online coach (text NUL-terminated). */
+void ngw_trainer_command(ngw_t *g, int idx, const char *text);
+void ngw_olcoach_command(ngw_t *g, int idx, const char *text);
+
+/* ---- netgw_coach.c: what both coach kinds share ---- */
+/* A datagram on a coach's own socket (from netgw_client.c). */
+void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n);
+/* Take the coach entry idx under the table lock for a client at from, open its socket.
+ * 0, or -1 with *err the reply. */
+int  ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
+                    const struct sockaddr_storage *from, const char **err);
+/* A record (with a text, possibly long) into coach idx's ring; -1 if it is full. */
+int  ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t len);
+/* The raw datagram for the text log. */
+void ngw_coach_log(ngw_t *g, int idx, const char *text);
+/* look, team_names, check_ball, eye, done, compression: 1 if handled. */
+int  ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd);
+/* Send on coach idx's socket. */
+void ngw_coach_send(ngw_t *g, int idx, const char *msg);
+
+/* ---- netgw_coachcycle.c: coach traffic per event and per cycle ---- */
+/* Every event read with a snapshot (from netgw_cycle.c): replies, notices and hears
+ * for the coaches and players this gateway serves. */
+void ngw_coach_event(ngw_t *g, const shm_event_sh_t *ev);
+/* Once per snapshot: see_global, (think) and clang-version notices for coaches. */
+void ngw_coach_step(ngw_t *g);
 
 /* ---- netgw_cycle.c ---- */
 /* Wake-up from the cycle semaphore: handle every snapshot published since the last. */

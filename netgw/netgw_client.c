@@ -118,15 +118,25 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
     ngw_t *g = c->g;
     static char buf[NGW_DGRAM_MAX + 1];
     (void)what;
+    int coach = c->idx >= SHM_COACH_TRAINER;
     for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i++) {
         ssize_t n = recv(fd, buf, NGW_DGRAM_MAX, MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
+        if (n < 0 && coach && errno == ECONNREFUSED) {
+            /* a coach that went away frees its place, as the reference drops it */
+            log_info("coach %d is gone", c->idx);
+            ngw_client_detach(g, c->idx, 1);
+            return;
+        }
         if (n < 0)
             continue; /* ECONNREFUSED from an earlier send: the client is away */
         if (n == 0)
             continue;
-        client_datagram(g, c->idx, buf, (size_t)n);
+        if (coach)
+            ngw_coach_datagram(g, c->idx, buf, (size_t)n);
+        else
+            client_datagram(g, c->idx, buf, (size_t)n);
     }
 }
 
@@ -242,5 +252,6 @@ void ngw_client_send_params(ngw_t *g, int idx)
         if (param_msg_type(&g->r->ptypes.type[t], (int)t, e->version, g->out, sizeof g->out) > 0)
             ngw_udp_send(fd, g->out);
     }
-    client_send_types_in_use(g, idx);
+    if (e->kind != CLIENT_KIND_TRAINER) /* the trainer gets no list of changed players */
+        client_send_types_in_use(g, idx);
 }

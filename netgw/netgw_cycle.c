@@ -62,6 +62,7 @@ static int cycle_referee(ngw_t *g, char msg[][SHM_EVENT_TEXT_LEN + 32])
             continue;
         }
         g->ev_cursor++;
+        ngw_coach_event(g, &ev); /* coach traffic: netgw_coachcycle.c */
         if (ev.kind != SHM_EV_REFEREE || n >= CYCLE_MAX_REFEREE)
             continue;
         int len = ev.len < 0 ? 0 : ev.len > SHM_EVENT_TEXT_LEN ? SHM_EVENT_TEXT_LEN : ev.len;
@@ -77,6 +78,7 @@ static void cycle_step(ngw_t *g)
     static char referee[CYCLE_MAX_REFEREE][SHM_EVENT_TEXT_LEN + 32];
     int nref = cycle_referee(g, referee);
     int synch = conf_bool(&g->conf, SP_synch_mode);
+    ngw_coach_step(g); /* see_global, (think) and notices for coaches */
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
         if (!cycle_is_player(g, idx))
             continue;

@@ -2,7 +2,8 @@
  * (reconnect ...) take a client-table slot under the table lock and move the client to
  * its own socket; (dispinit ...) is handed to monitorgw through this gateway's monreq
  * ring (monitorgw answers from its own socket); anything else gets the reference's error
- * reply. Trainer and online-coach ports answer that the coach protocol is not served. */
+ * reply. The trainer and online-coach ports are served by netgw_trainer.c and
+ * netgw_olcoach.c. */
 #include <math.h>
 #include "dispinit.h"
 #include <stdio.h>
@@ -295,9 +296,12 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     size_t off = port_skip_blank(text, len);
     const char *t = text + off;
     size_t n = len - off;
-    if (p->kind != CLIENT_KIND_PLAYER) {
-        /* the trainer / online coach protocol is served by a later release */
-        ngw_udp_sendto(p->fd, from, E_UNKNOWN);
+    if (p->kind == CLIENT_KIND_TRAINER) {
+        ngw_trainer_port(g, p, t, n, from);
+        return;
+    }
+    if (p->kind == CLIENT_KIND_OLCOACH) {
+        ngw_olcoach_port(g, p, t, n, from);
         return;
     }
     if (port_starts(t, n, "(dispinit")) {

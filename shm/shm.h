@@ -69,6 +69,26 @@ int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
 int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);
 int shm_monreq_pop(shm_monreq_ring_sh_t *q, shm_monreq_sh_t *out);
 
+/* ---- texts in parts (shm_text.c) ---- */
+/* Producer: push text as SHM_CMD_CONT records and then *last (kind and fields as given)
+ * carrying the final part. All or nothing: -1 and nothing pushed if the ring lacks room
+ * or the text exceeds SHM_TEXT_MAX. */
+int shm_cmd_push_text(shm_cmd_ring_sh_t *q, const shm_cmd_sh_t *last, const char *text,
+                      size_t len);
+/* Free slots of a command ring (producer side). */
+uint32_t shm_cmd_free(const shm_cmd_ring_sh_t *q);
+
+/* Consumer: assembles the parts of one text. Feed every part in order (cont = 1 for a
+ * CONT record/event); returns 1 when the non-CONT part completed the text (buf, len,
+ * NUL-terminated; overflow set if parts were cut), 0 after a CONT part. */
+typedef struct shm_text {
+    size_t len;
+    int    overflow;
+    int    complete;
+    char   buf[SHM_TEXT_MAX + 1];
+} shm_text_t;
+int shm_text_feed(shm_text_t *t, int cont, const char *part, size_t len);
+
 /* ---- semaphores and lock (shm_sem.c) ---- */
 /* Post a semaphore (never blocks). */
 void shm_sem_post(sem_t *s);

@@ -37,6 +37,7 @@
 #define SHM_CMD_TEXT_LEN    216     /* text carried by one command record */
 #define SHM_EVENT_TEXT_LEN  232     /* text carried by one event */
 #define SHM_NAME_LEN        64      /* shm object name "/rcssserver-6000" */
+#define SHM_TEXT_MAX        16384   /* longest text carried in parts (records or events) */
 
 /* ---- header: offsets 0 and 4 never move ----------------------------------------- */
 typedef struct shm_header_sh {
@@ -191,9 +192,17 @@ enum {
     SHM_EV_TRAINER_SAY,   /* trainer say: text */
     SHM_EV_CLANG,         /* online coach clang released: side; text */
     SHM_EV_CHANGE_TYPE,   /* side, unum, arg = type (-1 = made goalie) */
-    SHM_EV_TEXTLOG,       /* a line for the text log: text */
-    SHM_EV_MSG            /* message for monitors/game log: arg = board; text */
+    SHM_EV_TEXTLOG,       /* a line for the text log: text; side/unum of the sender
+                             (unum 0: the online coach of side, side 0 too: the trainer) */
+    SHM_EV_MSG,           /* message for monitors/game log: arg = board; text */
+    SHM_EV_CONT,          /* the next part of the following event's text (see below) */
+    SHM_EV_COACH_REPLY,   /* a reply decided by the sim for a coach: side (0 trainer); text */
+    SHM_EV_TEAM_GRAPHIC   /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
 };
+/* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
+ * receive time; text = the canonical message. Texts longer than one event travel as
+ * SHM_EV_CONT events (each the next part) followed by the event itself with the last
+ * part; the sim writes them consecutively (shm_text_feed assembles them). */
 
 typedef struct shm_event_sh {
     _Atomic uint64_t seq;          /* ring position + 1 once complete; 0 empty */
@@ -235,15 +244,25 @@ enum {
     SHM_CMD_START,        /* kick-off / next half */
     SHM_CMD_CHANGE_MODE,  /* i = play mode */
     SHM_CMD_MOVE_BALL,    /* d[0..3] x y vx vy, flags bit0 has velocity */
-    SHM_CMD_MOVE_PLAYER,  /* i = side, flags = unum, d[0..4] x y ang vx vy, flags>>8 bits what given */
+    SHM_CMD_MOVE_PLAYER,  /* i = side, flags = unum, d[0..4] x y ang vx vy, flags>>8 bits what given;
+                             flag bit 13: keep the velocity when none is given (trainer) */
     SHM_CMD_FOUL,         /* d[0..1] x y, i = side (0 drop ball) */
     SHM_CMD_DISCARD,      /* i = side, flags = unum */
     SHM_CMD_CARD,         /* i = side, flags = unum | card << 8 */
     SHM_CMD_RECOVER,
     SHM_CMD_CHANGE_TYPE,  /* i = side, flags = unum, d[0] = type */
     SHM_CMD_COACH_SAY,    /* text */
-    SHM_CMD_SHUTDOWN
+    SHM_CMD_SHUTDOWN,
+    /* coach rings */
+    SHM_CMD_CONT,         /* the next part of the following record's text (see below) */
+    SHM_CMD_CLANG,        /* online coach say: i = min_ver | max_ver << 8, flags = type; text */
+    SHM_CMD_GOALIE,       /* online coach: make flags = unum the goalie */
+    SHM_CMD_TEAM_GRAPHIC  /* online coach tile: text = "X Y \"xpm\" ..." */
 };
+/* A text longer than one record travels as SHM_CMD_CONT records (each the next part)
+ * followed by the record itself with the last part, pushed consecutively and all or
+ * nothing (shm_cmd_push_text). Coach rings: SHM_CMD_CHANGE_TYPE from an online coach
+ * applies the substitution rules (flags = unum, d[0] = type). */
 
 typedef struct shm_cmd_sh {
     uint16_t kind;                 /* SHM_CMD_* */

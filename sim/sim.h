@@ -59,7 +59,8 @@ uint64_t sim_clock_next(int64_t epoch_ns, int64_t step_ns, uint64_t k, int64_t n
 /* Sleep until t (absolute CLOCK_MONOTONIC ns), in slices of at most 100 ms, reaping the
  * children between slices. Returns early when sim_stop_flag is set. */
 void     sim_clock_wait_until(sim_t *s, int64_t t_ns);
-/* 1 if every ACTIVE player client has done_step >= step; *active = their count. */
+/* 1 if every ACTIVE player client, and every coach with its eye on, has
+ * done_step >= step; *active = their count. */
 int      sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active);
 /* Wait for the next step: absolute deadline (real time) or (done) of every client
  * (synch mode). */

@@ -1,6 +1,7 @@
 /* sim_ctrl.c -- control records applied to the world (monitor commands, trainer and
  * online-coach commands) and sim_cmd_drain(), which pops every shm command ring each step:
- * players' rings first (index order), then coaches and trainer, then the gateways'
+ * players' rings first (index order), then coaches and trainer (through sim_coach.c,
+ * which also releases the coach-language messages that are due), then the gateways'
  * control rings. Player commands themselves are applied by sim_cmd.c. */
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static void ctrl_move_ball(sim_world_t *w, const shm_cmd_sh_t *c)
     w->catcher = -1;
 }
 
-/* flags: unum | what << 8, what bit k = d[k] given (x, y, ang deg, vx, vy); none = x y */
+/* flags: unum | what << 8, what bit k = d[k] given (x, y, ang deg, vx, vy); none = x y;
+ * bit 13: a velocity not given is kept (trainer), else it becomes 0 (monitors) */
 static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
 {
     int idx = ctrl_player_index(c->i, (int)(c->flags & 0xffu));
@@ -62,8 +64,9 @@ static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
         s->body = angle_norm(deg2rad(clampd(c->d[2], cr(w, SP_minmoment), cr(w, SP_maxmoment))));
         w->pl[idx].turn = 0.0;
     }
-    s->vx = (what & 8u) ? c->d[3] : 0.0;
-    s->vy = (what & 16u) ? c->d[4] : 0.0;
+    int keep = (c->flags & (1u << 13)) != 0;
+    s->vx = (what & 8u) ? c->d[3] : keep ? s->vx : 0.0;
+    s->vy = (what & 16u) ? c->d[4] : keep ? s->vy : 0.0;
     if (w->catcher == idx)
         w->catcher = -1;
 }
@@ -109,18 +112,14 @@ static void ctrl_card(sim_world_t *w, const shm_cmd_sh_t *c)
     sim_player_disable(w, idx);
 }
 
+/* trainer / monitor: no rules (side 0: i = side) */
 static void ctrl_change_type(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     int s = side != 0 ? side : c->i;
     int idx = ctrl_player_index(s, (int)(c->flags & 0xffu));
-    int type = isfinite(c->d[0]) ? (int)c->d[0] : -1;
-    if (idx < 0 || type < 0 || (uint32_t)type >= w->types.count)
-        return;
-    sim_player_t *p = &w->pl[idx];
-    p->sh.type = type;
-    p->sh.card = 0;
-    sim_player_reset_stamina(w, p);
-    sim_world_emit(w, SHM_EV_CHANGE_TYPE, s, p->sh.unum, 0.0, 0.0, type, NULL, 0);
+    int type = isfinite(c->d[0]) && fabs(c->d[0]) < 1e9 ? (int)c->d[0] : -1;
+    if (idx >= 0)
+        sim_coach_substitute(w, idx, type);
 }
 
 static void ctrl_say(sim_world_t *w, const shm_cmd_sh_t *c, int side)
@@ -186,7 +185,7 @@ static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
     shm_cmd_sh_t c;
     int n = 0;
     while (n < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[ci], &c) == 0) {
-        sim_cmd_control(w, &c, side);
+        sim_coach_record(w, &c, side);
         n++;
     }
     return n;
@@ -210,5 +209,6 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
         n += drain_ctrl(w, &r->netgw[g].ctrl);
     n += drain_ctrl(w, &r->monitorgw.ctrl);
+    sim_coach_release(w);
     return n;
 }

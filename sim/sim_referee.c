@@ -72,6 +72,8 @@ int sim_referee_kick_off(sim_world_t *w)
     }
     int k = len > 0 ? w->time / len : 0;
     place_ball(w, 0.0, 0.0);
+    if (w->time == 0)
+        sim_coach_kick_off(w); /* the automatic type assignment (sim_coach.c) */
     if (w->time < normal_end(w) || normal_end(w) == 0) {
         for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
             if (w->pl[i].sh.enabled)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "conf.h"
 #include "rng.h"
-#include "shm_layout.h"
+#include "shm.h"
 
 /* monitor player state flags (spec monitor-log-coach.md 1.7) */
 #define SIM_ST_STAND           0x1u
@@ -58,6 +58,31 @@ typedef struct sim_player {
 
 typedef void (*sim_emit_fn)(void *ctx, const shm_event_sh_t *ev);
 
+/* ---- coaches (sim_coach.c): coach-language queue, substitution bookkeeping --------- */
+#define SIM_CLANG_QUEUE  64        /* messages waiting per online coach */
+#define SIM_CLANG_POOL   65536     /* bytes of their texts per online coach */
+
+typedef struct sim_clang_msg {
+    int32_t  recv_time;            /* game cycle the coach said it */
+    uint32_t span;                 /* min_ver | max_ver << 8 | type << 16 */
+    uint32_t len;                  /* bytes in the pool (messages lie in queue order) */
+} sim_clang_msg_t;
+
+typedef struct sim_coach {
+    shm_text_t      part[3];       /* long records being assembled: trainer, left, right */
+    sim_clang_msg_t q[2][SIM_CLANG_QUEUE]; /* per side, oldest first */
+    int             nq[2];
+    uint32_t        pool_used[2];
+    char            pool[2][SIM_CLANG_POOL];
+    uint32_t        dropped;       /* messages refused for lack of room */
+    int             subs[2];       /* substitutions counted (after the first kick-off) */
+    /* the reference's team bookkeeping, index type + 1 (0: not substituted yet) */
+    int             count[2][SHM_MAX_PTYPES + 1]; /* players counted under each type */
+    int             used[2][SHM_MAX_PTYPES + 1];  /* how often each type was used */
+    int8_t          substituted[SHM_MAX_PLAYERS]; /* type set by a substitution */
+    int8_t          joined[SHM_MAX_PLAYERS];      /* counted as a member of its team */
+} sim_coach_t;
+
 typedef struct sim_world {
     const conf_t   *conf;
     shm_ptypes_sh_t types;          /* heterogeneous types (copy of the region's) */
@@ -76,6 +101,7 @@ typedef struct sim_world {
     int             half_cycles;    /* half_time in cycles */
     int             shutdown;       /* a SHUTDOWN command was received */
     uint64_t        steps;          /* sim steps done */
+    sim_coach_t     coach;          /* online coaches and substitutions (sim_coach.c) */
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
 } sim_world_t;
@@ -115,6 +141,24 @@ void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
 /* Drain every player's command ring (a disabled player's records are dropped), the coach/trainer rings and every gateway's
  * control ring of region r, applying the records in order. Returns records applied. */
 int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r);
+
+/* ---- sim_coach.c ---- */
+/* One record from a coach's ring: side 0 the trainer, else the online coach of side.
+ * Long texts are assembled; coach-language messages queued; substitutions checked
+ * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY;
+ * world commands passed to sim_cmd_control. */
+void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* Release the queued coach-language messages that are due (every step, after the
+ * commands were drained). */
+void sim_coach_release(sim_world_t *w);
+/* Substitute player idx with type (no rules: trainer and monitors); emits the notice. */
+void sim_coach_substitute(sim_world_t *w, int idx, int type);
+/* The first kick-off: the reference's automatic assignment of heterogeneous types
+ * (called by sim_referee_kick_off while time is 0). */
+void sim_coach_kick_off(sim_world_t *w);
+/* Emit an event whose text may exceed one event (SHM_EV_CONT parts first). */
+void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
+                         const char *text, size_t len);
 
 /* ---- sim_step.c ---- */
 void   sim_step(sim_world_t *w);

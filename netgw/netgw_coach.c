@@ -1,0 +1,145 @@
+/* netgw_coach.c -- what the trainer and online-coach sessions share: taking a coach's
+ * client-table entry and its own socket (replies come from there, as the reference),
+ * datagrams on that socket (NUL check, raw text for the text log, dispatch), records
+ * with long texts into the coach's ring, and the commands both kinds have: look,
+ * team_names, check_ball, eye, done, compression. The parsing is netgw_coachcmd.c; the
+ * kind-specific commands are netgw_trainer.c and netgw_olcoach.c. */
+#include <stdio.h>
+#include <string.h>
+#include "log.h"
+#include "net.h"
+#include "netgw.h"
+
+#define E_FAILED "(error connection_failed)"
+
+void ngw_coach_send(ngw_t *g, int idx, const char *msg)
+{
+    if (g->cl[idx].used)
+        ngw_udp_send(g->cl[idx].fd, msg);
+}
+
+int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
+                   const struct sockaddr_storage *from, const char **err)
+{
+    shm_region_sh_t *r = g->r;
+    if (shm_table_lock(r) < 0) {
+        *err = E_FAILED;
+        return -1;
+    }
+    shm_client_sh_t *e = &r->client[idx];
+    if (atomic_load(&e->state) != CLIENT_ST_FREE) {
+        shm_table_unlock(r);
+        *err = kind == CLIENT_KIND_TRAINER ? "(error already_have_offline_coach)"
+                                           : "(error already_have_coach)";
+        return -1;
+    }
+    uint32_t gen = e->generation + 1;
+    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
+    e->kind = kind;
+    e->owner_gw = g->index;
+    e->generation = gen;
+    ngw_addr_to_entry(from, e);
+    e->version = version;
+    e->side = side;
+    e->last_recv_ns = shm_now_ns();
+    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
+    if (ngw_client_attach(g, idx, 0) < 0) {
+        shm_table_unlock(r);
+        *err = E_FAILED;
+        return -1;
+    }
+    e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
+    atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    shm_table_unlock(r);
+    /* a fresh session: windows and counts start now */
+    ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
+    memset(c, 0, sizeof *c);
+    ngw_cycle_refresh(g);
+    c->win_time = -1;
+    return 0;
+}
+
+int ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t len)
+{
+    c->recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
+    if (shm_cmd_push_text(&g->r->cmd[idx], c, text ? text : "", text ? len : 0) < 0) {
+        log_warn("coach %d: command ring full, a record was dropped", idx);
+        return -1;
+    }
+    return 0;
+}
+
+void ngw_coach_log(ngw_t *g, int idx, const char *text)
+{
+    if (!conf_bool(&g->conf, SP_text_logging))
+        return;
+    shm_cmd_sh_t c;
+    memset(&c, 0, sizeof c);
+    c.kind = SHM_CMD_RAW;
+    ngw_coach_push(g, idx, &c, text, strlen(text));
+}
+
+/* the team table's names (fresher than a snapshot's) */
+static void coach_team_names_now(const ngw_t *g, char team[2][SHM_TEAM_NAME_LEN])
+{
+    for (int k = 0; k < 2; k++) {
+        memset(team[k], 0, SHM_TEAM_NAME_LEN);
+        if (g->r->team[k].used)
+            memcpy(team[k], g->r->team[k].name, SHM_TEAM_NAME_LEN - 1);
+    }
+}
+
+int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
+{
+    shm_client_sh_t *e = &g->r->client[idx];
+    char msg[256];
+    switch (cmd->kind) {
+    case COACH_LOOK:
+        if (ngw_cycle_refresh(g) == 0
+            && coach_visual(&g->snap, &g->conf, e->version, e->side, 1, g->out,
+                            sizeof g->out) > 0)
+            ngw_coach_send(g, idx, g->out);
+        return 1;
+    case COACH_TEAM_NAMES: {
+        char team[2][SHM_TEAM_NAME_LEN];
+        coach_team_names_now(g, team);
+        if (coach_team_names(team, &g->conf, e->side, msg, sizeof msg) > 0)
+            ngw_coach_send(g, idx, msg);
+        return 1;
+    }
+    case COACH_CHECK_BALL:
+        if (ngw_cycle_refresh(g) == 0 && coach_check_ball(&g->snap, &g->conf, msg, sizeof msg) > 0)
+            ngw_coach_send(g, idx, msg);
+        return 1;
+    case COACH_EYE:
+        e->eye_on = cmd->on;
+        g->coach.c[idx - SHM_COACH_TRAINER].vi_ms = 0;
+        ngw_coach_send(g, idx, cmd->reply);
+        return 1;
+    case COACH_DONE:
+        atomic_store(&e->done_step, atomic_load(&g->r->hdr.published));
+        shm_sem_post(&g->r->hdr.done_sem);
+        return 1;
+    case COACH_COMPRESSION:
+        /* zlib streams to clients are not implemented: the reference's answer when it
+         * is built without zlib */
+        ngw_coach_send(g, idx, "(warning compression_unsupported)");
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n)
+{
+    shm_client_sh_t *e = &g->r->client[idx];
+    e->last_recv_ns = shm_now_ns();
+    if (e->version >= 8.0 && buf[n - 1] != '\0')
+        ngw_coach_send(g, idx, "(warning message_not_null_terminated)");
+    buf[n] = '\0';
+    ngw_coach_log(g, idx, buf);
+    if (e->kind == CLIENT_KIND_TRAINER)
+        ngw_trainer_command(g, idx, buf);
+    else
+        ngw_olcoach_command(g, idx, buf);
+}

@@ -145,6 +145,7 @@ static void cmd_kick(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
     double d = vec2_len(rel), bs = cr(w, SP_ball_size);
     if (d > t->player_size + bs + t->kickable_margin) {
         p->cycle_state |= SIM_ST_KICK_FAULT;
+        sim_referee_on_failed(w, idx);
         return;
     }
     double dist_ball = d - t->player_size - bs;
@@ -155,7 +156,6 @@ static void cmd_kick(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
               kick_noise_max(w, p, power, dir_diff, dist_ball));
     p->sh.count[SHM_CNT_KICK]++;
     w->catcher = -1;
-    w->last_toucher = idx;
     sim_referee_on_kick(w, idx);
 }
 
@@ -180,12 +180,7 @@ static void catch_success(sim_world_t *w, int idx, sim_player_t *p, vec2_t rel)
     p->cycle_state |= SIM_ST_CATCH;
     w->ball.vx = w->ball.vy = w->ball.ax = w->ball.ay = 0.0;
     w->catcher = idx;
-    w->last_toucher = idx;
-    if (w->play_mode == PM_PLAY_ON) {
-        sim_world_referee_say(w, p->sh.side == SHM_SIDE_LEFT ? "goalie_catch_ball_l"
-                                                             : "goalie_catch_ball_r");
-        sim_referee_set_mode(w, p->sh.side == SHM_SIDE_LEFT ? PM_FREE_KICK_L : PM_FREE_KICK_R);
-    }
+    sim_referee_on_catch(w, idx);
 }
 
 /* spec 3.5: rectangle along body+dir, probabilistic zone between L_min and L_max */
@@ -221,6 +216,7 @@ static void cmd_catch(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh
     w->ball.vx -= 2.0 * along * u.x;
     w->ball.vy -= 2.0 * along * u.y;
     p->cycle_state |= SIM_ST_CATCH_FAULT;
+    sim_referee_on_punch(w, idx);
 }
 
 static int tackle_success_mode(int pm)
@@ -283,6 +279,7 @@ static void cmd_tackle(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_s
     double tw = cr(w, SP_tackle_width);
     if (td <= 0.0 || tw <= 0.0) {
         p->cycle_state |= SIM_ST_TACKLE_FAULT;
+        sim_referee_on_failed(w, idx);
         return;
     }
     int foul = c->i != 0 && opponent_has_ball(w, p);
@@ -291,14 +288,14 @@ static void cmd_tackle(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_s
     double u = rng_unit(&w->rng);
     if (!(fail < 1.0 && u < 1.0 - fail) || !tackle_success_mode(w->play_mode)) {
         p->cycle_state |= SIM_ST_TACKLE_FAULT;
+        sim_referee_on_failed(w, idx);
         return;
     }
     tackle_push(w, p, c, angle_norm(vec2_angle(rel) - b), fail);
     if (foul)
         p->sh.tackle_expires = 0;
     w->catcher = -1;
-    w->last_toucher = idx;
-    sim_referee_on_kick(w, idx);
+    sim_referee_on_tackle(w, idx, c->i != 0);
 }
 
 static void cmd_say(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c)

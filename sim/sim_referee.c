@@ -86,9 +86,42 @@ int sim_referee_kick_off(sim_world_t *w)
 
 void sim_referee_on_kick(sim_world_t *w, int idx)
 {
-    (void)idx;
+    w->last_toucher = idx;
     if (is_set_play(w->play_mode))
         sim_referee_set_mode(w, PM_PLAY_ON);
+}
+
+void sim_referee_on_tackle(sim_world_t *w, int idx, int foul)
+{
+    (void)foul; /* fouls and cards from tackles: spec 6.8, not yet */
+    sim_referee_on_kick(w, idx);
+}
+
+void sim_referee_on_failed(sim_world_t *w, int idx)
+{
+    (void)w; /* only the offside referee cares (spec 6.7), not yet */
+    (void)idx;
+}
+
+void sim_referee_on_collide(sim_world_t *w, int idx)
+{
+    w->last_toucher = idx;
+}
+
+void sim_referee_on_catch(sim_world_t *w, int idx)
+{
+    const sim_player_t *p = &w->pl[idx];
+    int left = p->sh.side == SHM_SIDE_LEFT;
+    w->last_toucher = idx;
+    if (w->play_mode != PM_PLAY_ON)
+        return;
+    sim_world_referee_say(w, left ? "goalie_catch_ball_l" : "goalie_catch_ball_r");
+    sim_referee_set_mode(w, left ? PM_FREE_KICK_L : PM_FREE_KICK_R);
+}
+
+void sim_referee_on_punch(sim_world_t *w, int idx)
+{
+    w->last_toucher = idx;
 }
 
 void sim_referee_drop_ball(sim_world_t *w, double x, double y)

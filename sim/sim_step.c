@@ -235,7 +235,7 @@ static int collide_pass(sim_world_t *w, coll_acc_t *acc)
                      w->play_mode != PM_PLAY_ON, ba, &acc[i]);
             p->sh.collision |= SHM_COLL_BALL;
             p->cycle_state |= SIM_ST_BALL_COLLIDE;
-            w->last_toucher = i;
+            sim_referee_on_collide(w, i);
             any = 1;
         }
         for (int j = i + 1; j < SHM_MAX_PLAYERS; j++) {

@@ -171,8 +171,19 @@ void   sim_step_collisions(sim_world_t *w);
 void sim_referee_set_mode(sim_world_t *w, int pm);
 /* Kick-off at a half boundary (monitor start, trainer start): 0 done, -1 not possible. */
 int  sim_referee_kick_off(sim_world_t *w);
-/* A kick or successful tackle by player idx happened. */
-void sim_referee_on_kick(sim_world_t *w, int idx);
+/* What a player did to the ball, told to the referee at the moment it happens (spec
+ * 6: offside marks, set plays switching to play_on, last toucher, back pass, catch
+ * fault, fouls). The physics (sim_cmd.c, sim_step.c) decides whether an action
+ * succeeded; the referee decides what it means for the play mode. */
+void sim_referee_on_kick(sim_world_t *w, int idx);            /* successful kick */
+void sim_referee_on_tackle(sim_world_t *w, int idx, int foul); /* successful tackle;
+                                                     foul: the foul flag was given */
+void sim_referee_on_failed(sim_world_t *w, int idx);  /* kick or tackle that missed */
+void sim_referee_on_collide(sim_world_t *w, int idx); /* player idx collided with the ball */
+void sim_referee_on_catch(sim_world_t *w, int idx);   /* goalie idx caught the ball (the
+                                                     ball is held: w->catcher == idx) */
+void sim_referee_on_punch(sim_world_t *w, int idx);   /* catch failed by probability:
+                                                     the ball was punched */
 /* Called by the step after objects moved (and time advanced where it does). */
 void sim_referee_analyse(sim_world_t *w);
 int  sim_referee_is_stoppage(int pm);

@@ -69,3 +69,53 @@ uint64_t rng_fresh_seed(void)
     }
     return s;
 }
+
+/* ---- MT19937 (Matsumoto & Nishimura 1998), parameters of std::mt19937 ------------- */
+#define MT_M      397
+#define MT_UPPER  0x80000000u
+#define MT_LOWER  0x7fffffffu
+#define MT_MATRIX 0x9908b0dfu
+
+void rng_mt_seed(rng_mt_t *r, uint32_t seed)
+{
+    r->mt[0] = seed;
+    for (int i = 1; i < RNG_MT_N; i++) {
+        uint32_t prev = r->mt[i - 1];
+        r->mt[i] = 1812433253u * (prev ^ (prev >> 30)) + (uint32_t)i;
+    }
+    r->idx = RNG_MT_N;
+}
+
+static void mt_twist(rng_mt_t *r)
+{
+    for (int i = 0; i < RNG_MT_N; i++) {
+        uint32_t y = (r->mt[i] & MT_UPPER) | (r->mt[(i + 1) % RNG_MT_N] & MT_LOWER);
+        r->mt[i] = r->mt[(i + MT_M) % RNG_MT_N] ^ (y >> 1) ^ ((y & 1u) ? MT_MATRIX : 0u);
+    }
+    r->idx = 0;
+}
+
+uint32_t rng_mt_next(rng_mt_t *r)
+{
+    if (r->idx >= RNG_MT_N)
+        mt_twist(r);
+    uint32_t y = r->mt[r->idx++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+double rng_mt_canonical(rng_mt_t *r)
+{
+    double g1 = (double)rng_mt_next(r);
+    double g2 = (double)rng_mt_next(r);
+    double u = (g1 + g2 * 4294967296.0) / 18446744073709551616.0;
+    return u >= 1.0 ? nextafter(1.0, 0.0) : u;
+}
+
+double rng_mt_uniform(rng_mt_t *r, double lo, double hi)
+{
+    return rng_mt_canonical(r) * (hi - lo) + lo;
+}

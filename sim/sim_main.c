@@ -56,7 +56,8 @@ static int sim_conf(sim_t *s, int argc, char **argv)
 static void sim_banner(sim_t *s)
 {
     int64_t seed = (int64_t)conf_real(&s->conf, SP_random_seed);
-    s->seed = seed >= 0 ? (uint64_t)seed : rng_fresh_seed() >> 1;
+    /* a fresh seed fits a C int, as the reference's (which is time(0)) */
+    s->seed = seed >= 0 ? (uint64_t)seed : rng_fresh_seed() & 0x7fffffffu;
     printf("%s\n\nSimulator Random Seed: %llu\n", SIM_VERSION_BANNER,
            (unsigned long long)s->seed);
     fflush(stdout);
@@ -71,14 +72,16 @@ static int clamp_gateways(const conf_t *c)
 static void fill_region(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
+    uint32_t pseed = sim_ptypes_seed(&s->conf, s->seed);
+    if (conf_int(&s->conf, PP_player_types) > 1) /* the reference reports the seed it used */
+        s->conf.num[PP_random_seed] = (int32_t)pseed;
     r->params.count = PARAM_COUNT;
     for (int i = 0; i < PARAM_COUNT; i++) {
         r->params.num[i] = s->conf.num[i];
         memcpy(r->params.str[i], s->conf.str[i], SHM_PARAM_STR_LEN);
         r->params.str[i][SHM_PARAM_STR_LEN - 1] = '\0';
     }
-    int64_t pseed = (int64_t)conf_real(&s->conf, PP_random_seed);
-    sim_ptypes_generate(&s->conf, pseed >= 0 ? (uint64_t)pseed : s->seed, &r->ptypes);
+    sim_ptypes_generate(&s->conf, pseed, &r->ptypes);
     int64_t ms = (int64_t)conf_int(&s->conf, SP_simulator_step)
                  * (conf_int(&s->conf, SP_slow_down_factor) > 0
                     ? conf_int(&s->conf, SP_slow_down_factor) : 1);

@@ -15,7 +15,7 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
     if (types)
         w->types = *types;
     if (w->types.count == 0) /* no generated types: type 0 only, from the defaults */
-        sim_ptypes_generate(c, seed, &w->types);
+        sim_ptypes_generate(c, sim_ptypes_seed(c, seed), &w->types);
     rng_seed(&w->rng, seed);
     w->play_mode = PM_BEFORE_KICK_OFF;
     w->catcher = -1;

@@ -191,9 +191,12 @@ int  sim_referee_kick_allowed(int pm);
 void sim_referee_drop_ball(sim_world_t *w, double x, double y);
 
 /* ---- sim_ptypes.c ---- */
-/* Generate conf's player::player_types heterogeneous types (type 0 = defaults) with their
- * own generator seeded by seed (spec 3.9). */
-void sim_ptypes_generate(const conf_t *c, uint64_t seed, shm_ptypes_sh_t *out);
+/* Generate conf's player::player_types heterogeneous types (type 0 = defaults) from an
+ * MT19937 seeded with seed, exactly as the reference does (spec 3.9). */
+void sim_ptypes_generate(const conf_t *c, uint32_t seed, shm_ptypes_sh_t *out);
+/* The types seed, by the reference's rule: player::random_seed when it is >= 0, else
+ * the simulator's seed (its low 32 bits, as the reference's int). */
+uint32_t sim_ptypes_seed(const conf_t *c, uint64_t sim_seed);
 /* 1 if type t lies in the windows and ranges of spec 3.9. */
 int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
 

@@ -67,3 +67,41 @@ Test(rng, fresh_seeds_vary)
     uint64_t a = rng_fresh_seed(), b = rng_fresh_seed(), c = rng_fresh_seed();
     cr_assert(a != b || b != c);
 }
+
+/* The C++ standard ([rand.predef]) fixes the 10000th output of a default-constructed
+ * mt19937 (seed 5489): 4123659995. */
+Test(rng, mt19937_standard_vector)
+{
+    static rng_mt_t r;
+    rng_mt_seed(&r, 5489u);
+    uint32_t x = 0;
+    for (int i = 0; i < 10000; i++)
+        x = rng_mt_next(&r);
+    cr_assert_eq(x, 4123659995u);
+}
+
+/* Original MT19937 reference output (mt19937ar.c, init_genrand(5489)): the first word
+ * is 3499211612. */
+Test(rng, mt19937_first_word)
+{
+    static rng_mt_t r;
+    rng_mt_seed(&r, 5489u);
+    cr_assert_eq(rng_mt_next(&r), 3499211612u);
+}
+
+/* generate_canonical<double, 53> from a 32-bit engine: (g1 + g2 * 2^32) / 2^64 with the
+ * sum rounded to double; uniform(lo, hi) = canonical * (hi - lo) + lo. */
+Test(rng, mt_canonical_from_two_words)
+{
+    static rng_mt_t a, b;
+    rng_mt_seed(&a, 42u);
+    rng_mt_seed(&b, 42u);
+    uint32_t g1 = rng_mt_next(&a), g2 = rng_mt_next(&a);
+    double want = ((double)g1 + (double)g2 * 4294967296.0) / 18446744073709551616.0;
+    double u = rng_mt_canonical(&b);
+    cr_assert_eq(u, want);
+    cr_assert(u >= 0.0 && u < 1.0);
+    uint32_t h1 = rng_mt_next(&a), h2 = rng_mt_next(&a);
+    double v = ((double)h1 + (double)h2 * 4294967296.0) / 18446744073709551616.0;
+    cr_assert_eq(rng_mt_uniform(&b, -0.1, 0.1), v * 0.2 + -0.1);
+}

@@ -1,5 +1,7 @@
 /* test_ptypes.c -- heterogeneous player types (spec 3.9): type 0 = defaults, every type
- * within the deltas and the speed window, reproducible from the seed. */
+ * within the deltas and the speed window, reproducible from the seed, drawn from an
+ * MT19937 in the reference's order (one uniform draw per non-empty delta range), the
+ * seed taken by the reference's rule. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -78,4 +80,54 @@ Test(ptypes, count_follows_player_types, .timeout = 10)
     c.num[PP_player_types] = 1000;
     sim_ptypes_generate(&c, 1, &a);
     cr_expect_eq(a.count, (uint32_t)SHM_MAX_PTYPES);
+}
+
+/* With every range but player_decay's made a single value, each trial draws exactly one
+ * uniform double (two MT19937 words) and a type is the first draw whose top speed
+ * 100 * 0.006 * 1.0 / (1 - decay) lies in (0.75, 1.05], i.e. decay <= 1 - 0.6/1.05. */
+Test(ptypes, one_draw_per_non_empty_range, .timeout = 10)
+{
+    conf_defaults(&c);
+    c.num[PP_new_dash_power_rate_delta_min] = c.num[PP_new_dash_power_rate_delta_max] = 0.0;
+    c.num[PP_kickable_margin_delta_min] = c.num[PP_kickable_margin_delta_max] = 0.0;
+    c.num[PP_extra_stamina_delta_min] = c.num[PP_extra_stamina_delta_max] = 0.0;
+    c.num[PP_catchable_area_l_stretch_min] = c.num[PP_catchable_area_l_stretch_max] = 1.0;
+    sim_ptypes_generate(&c, 77u, &a);
+    static rng_mt_t r;
+    rng_mt_seed(&r, 77u);
+    for (int id = 1; id < 18; id++) {
+        double d;
+        do
+            d = rng_mt_uniform(&r, -0.1, 0.1);
+        while (!(100.0 * 0.006 / (1.0 - (0.4 + d)) < 1.05 + 1e-10));
+        cr_expect_eq(a.type[id].player_decay, 0.4 + d, "type %d", id);
+        cr_expect_eq(a.type[id].inertia_moment, 5.0 + d * 25.0, "type %d", id);
+        cr_expect_eq(a.type[id].kickable_margin, 0.7);
+        cr_expect_eq(a.type[id].catchable_area_l_stretch, 1.0);
+    }
+}
+
+/* A range given in reverse order is drawn as [min, max]; an empty one draws nothing. */
+Test(ptypes, reversed_range_is_swapped, .timeout = 10)
+{
+    conf_defaults(&c);
+    shm_ptypes_sh_t *b2 = &b;
+    sim_ptypes_generate(&c, 5u, &a);
+    double lo = c.num[PP_player_decay_delta_min], hi = c.num[PP_player_decay_delta_max];
+    c.num[PP_player_decay_delta_min] = hi;
+    c.num[PP_player_decay_delta_max] = lo;
+    sim_ptypes_generate(&c, 5u, b2);
+    cr_expect(memcmp(&a, b2, sizeof a) == 0);
+}
+
+/* the reference's rule: player::random_seed if >= 0, else the simulator's seed (an int) */
+Test(ptypes, seed_rule, .timeout = 10)
+{
+    conf_defaults(&c);
+    cr_expect_eq(sim_ptypes_seed(&c, 123456u), 123456u);
+    cr_expect_eq(sim_ptypes_seed(&c, 0x100000005ull), 5u, "low 32 bits of a large seed");
+    c.num[PP_random_seed] = 3;
+    cr_expect_eq(sim_ptypes_seed(&c, 123456u), 3u);
+    c.num[PP_random_seed] = 0;
+    cr_expect_eq(sim_ptypes_seed(&c, 123456u), 0u, "0 is a given seed");
 }

@@ -237,7 +237,8 @@ static int cmd_change_view(cmd_ctx_t *x, const sexp_t *arg, size_t nargs)
         else if (!sexp_is(arg->next, "high"))
             return -1;
     }
-    cmd_new(x, SHM_CMD_CHANGE_VIEW);
+    cmd_new(x, SHM_CMD_CHANGE_VIEW)->flags = q ? 0u : 1u; /* bit 0: low asked (the sim
+                                                              does not count it in synch see) */
     x->out->view_width = w;
     x->out->view_high = q;
     return 0;

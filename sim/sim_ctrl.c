@@ -60,15 +60,15 @@ static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
         s->x = c->d[0];
     if (what & 2u)
         s->y = c->d[1];
-    if (what & 4u) {
+    if (what & 4u)
         s->body = angle_norm(deg2rad(clampd(c->d[2], cr(w, SP_minmoment), cr(w, SP_maxmoment))));
-        w->pl[idx].turn = 0.0;
-    }
+    w->pl[idx].body_next = s->body; /* a move sets the pending body angle too */
     int keep = (c->flags & (1u << 13)) != 0;
     s->vx = (what & 8u) ? c->d[3] : keep ? s->vx : 0.0;
     s->vy = (what & 16u) ? c->d[4] : keep ? s->vy : 0.0;
     if (w->catcher == idx)
         w->catcher = -1;
+    sim_collide(w); /* overlaps resolved at once, as after a player's move */
 }
 
 /* i = side awarded the free kick (monitor dispfoul), 0 = drop ball */

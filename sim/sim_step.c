@@ -1,323 +1,177 @@
 /* sim_step.c -- one simulation step in the order of spec player-sim.md 3.1: pending
- * dashes, slot reset, play-mode dependent integration (3.2), collisions (3.8), referee,
- * stamina (3.3.3). Pure: works on a sim_world_t; all randomness from w->rng. */
+ * dashes (stamina and acceleration, the bipedal rotation), command slots freed, the
+ * play-mode dependent move of the objects (sim_move.c), time, referee, stamina (3.3.3),
+ * hear capacity and catch ban. Also the play-mode sets and per-player rates the physics
+ * files share (sim_phys.h). Pure: works on a sim_world_t. */
 #include <math.h>
-#include "sim_world.h"
-#include "geom.h"
-#include "playmode.h"
+#include "sim_phys.h"
 
-#define COLL_EPS     1.0e-4
-#define COLL_PASSES  10
-
-static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }
-
-static double clampd(double v, double lo, double hi)
+/* ---- shared helpers (sim_phys.h) ---------------------------------------------------- */
+int sim_phys_stoppage(int pm)
 {
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* dash direction rate (spec 3.3.1): 1 at 0 deg, side rate at 90, back rate at 180 */
-double sim_dash_dir_rate(const conf_t *c, double dir_deg)
-{
-    double side = conf_real(c, SP_side_dash_rate), back = conf_real(c, SP_back_dash_rate);
-    double a = fabs(dir_deg), r;
-    if (a <= 90.0)
-        r = side + (1.0 - side) * (1.0 - a / 90.0);
-    else
-        r = back - (back - side) * (1.0 - (a - 90.0) / 90.0);
-    return clampd(r, 0.0, 1.0);
-}
-
-static double slowness(const sim_world_t *w, const sim_player_t *p)
-{
-    if (p->sh.y >= 0.0)
-        return 1.0;
-    double f = p->sh.side == SHM_SIDE_LEFT ? cr(w, SP_slowness_on_top_for_left_team)
-                                           : cr(w, SP_slowness_on_top_for_right_team);
-    return f > 0.0 ? f : 1.0;
-}
-
-/* leg acceleration for a leg of power pw (after the stamina share) and direction dir */
-static vec2_t leg_accel(const sim_world_t *w, const sim_player_t *p, double pw, double dir)
-{
-    const shm_ptype_sh_t *t = sim_player_ptype(w, p);
-    pw = clampd(pw, cr(w, SP_min_dash_power), cr(w, SP_max_dash_power));
-    double mag = fabs(p->sh.effort * pw * sim_dash_dir_rate(w->conf, dir) * t->dash_power_rate);
-    mag /= slowness(w, p);
-    double ang = p->sh.body + deg2rad(dir) + (pw < 0.0 ? M_PI : 0.0);
-    return vec2_polar(mag, ang);
-}
-
-/* Pending dash -> stamina consumption and acceleration (spec 3.3.1). */
-void sim_step_apply_dash(sim_world_t *w, sim_player_t *p)
-{
-    if (!p->dash_legs)
-        return;
-    const shm_ptype_sh_t *t = sim_player_ptype(w, p);
-    double need[2] = { 0.0, 0.0 }, total = 0.0;
-    for (int l = 0; l < 2; l++) {
-        if (!(p->dash_legs & (1 << l)))
-            continue;
-        double pw = p->dash_pow[l];
-        need[l] = pw >= 0.0 ? pw / 2.0 : -pw;
-        total += need[l];
-    }
-    double avail = p->sh.stamina + t->extra_stamina;
-    double scale = total > avail && total > 0.0 ? avail / total : 1.0;
-    total *= scale;
-    p->sh.stamina = fmax(0.0, p->sh.stamina - total);
-    p->sh.count[SHM_CNT_DASH]++;
-    p->dash_legs = 0;
-    if (total < 1.0e-5)
-        return;
-    vec2_t a[2] = { vec2(0, 0), vec2(0, 0) };
-    for (int l = 0; l < 2; l++) {
-        if (need[l] <= 0.0)
-            continue;
-        double c = need[l] * scale;
-        double pw = p->dash_pow[l] >= 0.0 ? 2.0 * c : -c;
-        a[l] = leg_accel(w, p, pw, p->dash_dir[l]);
-    }
-    p->ax += (a[0].x + a[1].x) / 2.0;
-    p->ay += (a[0].y + a[1].y) / 2.0;
-    if (p->dash_bipedal && need[0] > 0.0) {
-        vec2_t b = vec2_polar(1.0, p->sh.body), v = vec2(p->sh.vx, p->sh.vy);
-        double om = (vec2_dot(vec2_add(v, a[0]), b) - vec2_dot(vec2_add(v, a[1]), b))
-                    / (2.0 * t->player_size);
-        if (om != 0.0) {
-            double pr = cr(w, SP_player_rand);
-            p->turn += om * (1.0 + rng_uniform(&w->rng, -pr, pr));
-        }
+    switch (pm) {
+    case PM_GOAL_L: case PM_GOAL_R: case PM_OFFSIDE_L: case PM_OFFSIDE_R:
+    case PM_ILLEGAL_DEFENSE_L: case PM_ILLEGAL_DEFENSE_R:
+    case PM_FOUL_CHARGE_L: case PM_FOUL_CHARGE_R: case PM_FOUL_PUSH_L: case PM_FOUL_PUSH_R:
+    case PM_BACK_PASS_L: case PM_BACK_PASS_R:
+    case PM_FREE_KICK_FAULT_L: case PM_FREE_KICK_FAULT_R:
+    case PM_CATCH_FAULT_L: case PM_CATCH_FAULT_R:
+        return 1;
+    default:
+        return 0;
     }
 }
 
-static void commit_angles(sim_player_t *p)
+int sim_phys_kick_forbidden(int pm)
 {
-    p->sh.body = angle_norm(p->sh.body + p->turn);
-    p->sh.neck = p->neck_next;
-    p->turn = 0.0;
+    return pm == PM_BEFORE_KICK_OFF || pm == PM_TIME_OVER || sim_phys_stoppage(pm);
 }
 
-/* velocity noise: polar, uniform length in [0, rand*|v|], uniform angle (spec 3.2) */
-static void add_noise(rng_t *r, double rnd, double *vx, double *vy)
+int sim_phys_penalty_shootout(int pm)
 {
-    double m = rnd * sqrt(*vx * *vx + *vy * *vy);
-    if (m <= 0.0)
-        return;
-    double len = rng_uniform(r, 0.0, m), th = rng_uniform(r, -M_PI, M_PI);
-    *vx += len * cos(th);
-    *vy += len * sin(th);
+    return pm >= PM_PENALTY_SETUP_L && pm <= PM_PENALTY_SCORE_R;
 }
 
-static double player_rand(const sim_world_t *w, const sim_player_t *p)
+double sim_phys_randp(const sim_world_t *w, const sim_player_t *p)
 {
-    double r = cr(w, SP_player_rand);
+    double r = sim_cr(w, SP_player_rand);
     if (conf_bool(w->conf, SP_team_actuator_noise))
-        r *= p->sh.side == SHM_SIDE_LEFT ? cr(w, SP_prand_factor_l) : cr(w, SP_prand_factor_r);
+        r *= p->sh.side == SHM_SIDE_LEFT ? sim_cr(w, SP_prand_factor_l) : sim_cr(w, SP_prand_factor_r);
     return r;
 }
 
-static void integrate_player(sim_world_t *w, sim_player_t *p)
+double sim_phys_kick_rand(const sim_world_t *w, const sim_player_t *p)
+{
+    double r = sim_player_ptype(w, p)->kick_rand;
+    if (conf_bool(w->conf, SP_team_actuator_noise))
+        r *= p->sh.side == SHM_SIDE_LEFT ? sim_cr(w, SP_kick_rand_factor_l)
+                                         : sim_cr(w, SP_kick_rand_factor_r);
+    return r;
+}
+
+double sim_phys_kickable_area(const sim_world_t *w, const sim_player_t *p)
 {
     const shm_ptype_sh_t *t = sim_player_ptype(w, p);
-    double sl = slowness(w, p);
-    if (p->ax != 0.0 || p->ay != 0.0) {
-        vec2_t a = vec2_cap(vec2(p->ax, p->ay), cr(w, SP_player_accel_max) * sl);
-        vec2_t v = vec2_cap(vec2(p->sh.vx + a.x, p->sh.vy + a.y), t->player_speed_max * sl);
-        p->sh.vx = v.x;
-        p->sh.vy = v.y;
-    }
-    commit_angles(p);
-    add_noise(&w->rng, player_rand(w, p), &p->sh.vx, &p->sh.vy);
-    p->sh.x += p->sh.vx;
-    p->sh.y += p->sh.vy;
-    p->sh.vx *= t->player_decay;
-    p->sh.vy *= t->player_decay;
-    p->ax = p->ay = 0.0;
+    return t->player_size + sim_cr(w, SP_ball_size) + t->kickable_margin;
 }
 
-static void integrate_ball(sim_world_t *w)
+int sim_phys_ball_kickable(const sim_world_t *w, const sim_player_t *p)
 {
-    sim_ball_t *b = &w->ball;
-    w->ball_px = b->x;
-    w->ball_py = b->y;
-    if (b->ax != 0.0 || b->ay != 0.0) {
-        vec2_t a = vec2_cap(vec2(b->ax, b->ay), cr(w, SP_ball_accel_max));
-        vec2_t v = vec2_cap(vec2(b->vx + a.x, b->vy + a.y), cr(w, SP_ball_speed_max));
-        b->vx = v.x;
-        b->vy = v.y;
-    }
-    add_noise(&w->rng, cr(w, SP_ball_rand), &b->vx, &b->vy);
-    b->x += b->vx;
-    b->y += b->vy;
-    b->vx *= cr(w, SP_ball_decay);
-    b->vy *= cr(w, SP_ball_decay);
-    b->ax = b->ay = 0.0;
+    double dx = p->sh.x - w->ball.x, dy = p->sh.y - w->ball.y;
+    return dx * dx + dy * dy <= pow(sim_phys_kickable_area(w, p), 2);
 }
 
-/* the goalie holding the ball carries it in front of him */
-static void carry_ball(sim_world_t *w)
+/* (a factor <= 0 would make the reference divide by zero; it is taken as 1) */
+double sim_phys_slowness(const sim_world_t *w, const sim_player_t *p)
 {
-    if (w->catcher < 0)
+    if (!(p->sh.y < 0.0))
+        return 1.0;
+    double f = p->sh.side == SHM_SIDE_LEFT ? sim_cr(w, SP_slowness_on_top_for_left_team)
+                                           : sim_cr(w, SP_slowness_on_top_for_right_team);
+    return f > 0.0 ? f : 1.0;
+}
+
+/* ---- dash (spec 3.3.1) -------------------------------------------------------------- */
+/* dash direction rate: 1 at 0 deg, side rate at 90, back rate at 180 */
+double sim_dash_dir_rate(const conf_t *c, double dir_deg)
+{
+    double side = conf_real(c, SP_side_dash_rate), back = conf_real(c, SP_back_dash_rate);
+    double a = fabs(dir_deg);
+    double r = a > 90.0 ? back - ((back - side) * (1.0 - (a - 90.0) / 90.0))
+                        : side + ((1.0 - side) * (1.0 - a / 90.0));
+    return sim_bound(0.0, r, 1.0);
+}
+
+/* acceleration of leg l given the stamina it consumed */
+static vec2_t leg_accel(const sim_world_t *w, const sim_player_t *p, int l, double used)
+{
+    double power = sim_bound(sim_cr(w, SP_min_dash_power),
+                             p->dash_pow[l] < 0.0 ? -used : used * 2.0,
+                             sim_cr(w, SP_max_dash_power));
+    double mag = fabs(p->sh.effort * power * sim_dash_dir_rate(w->conf, p->dash_dir[l])
+                      * sim_player_ptype(w, p)->dash_power_rate);
+    mag /= sim_phys_slowness(w, p);
+    vec2_t a = vec2_polar(mag, angle_norm(p->sh.body + sim_deg2rad(p->dash_dir[l])));
+    return power < 0.0 ? vec2(-a.x, -a.y) : a;
+}
+
+/* Pending leg dashes -> stamina and acceleration (the mean of the two legs), and with a
+ * dashing left leg the rotation of the body by the legs' difference along it. The
+ * stamina share of the right leg is taken from the left one already scaled, as the
+ * reference does, so a dash short of stamina also turns the player a little. */
+void sim_step_apply_dash(sim_world_t *w, sim_player_t *p)
+{
+    if (p->leg[0] != SIM_LEG_DASH && p->leg[1] != SIM_LEG_DASH)
         return;
-    const sim_player_t *g = &w->pl[w->catcher];
-    const shm_ptype_sh_t *t = sim_player_ptype(w, g);
-    vec2_t off = vec2_polar(t->player_size + cr(w, SP_ball_size), g->sh.body);
-    w->ball.x = g->sh.x + off.x;
-    w->ball.y = g->sh.y + off.y;
-    w->ball.vx = w->ball.vy = 0.0;
-}
-
-/* fixed order (ball, l1..l11, r1..r11): the reference shuffles; any fixed order keeps
- * a run reproducible from the seed */
-static void move_objects(sim_world_t *w)
-{
-    integrate_ball(w);
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        if (w->pl[i].sh.enabled)
-            integrate_player(w, &w->pl[i]);
-    }
-    sim_step_collisions(w);
-    carry_ball(w);
-}
-
-/* ---- collisions (spec 3.8) ------------------------------------------------------- */
-typedef struct coll_acc {
-    double sx, sy;   /* sum of proposed positions */
-    int    n;        /* proposals this pass */
-    int    hit;      /* collided at least once */
-} coll_acc_t;
-
-static void propose(coll_acc_t *a, double x, double y)
-{
-    a->sx += x;
-    a->sy += y;
-    a->n++;
-    a->hit = 1;
-}
-
-/* separate two circles at (ax,ay) and (bx,by) of radii sum rs: both about the midpoint,
- * or only b pushed away from a when only_b */
-static void separate(sim_world_t *w, double ax, double ay, double bx, double by, double rs,
-                     int only_b, coll_acc_t *ca, coll_acc_t *cb)
-{
-    double dx = bx - ax, dy = by - ay, d = sqrt(dx * dx + dy * dy);
-    if (d < 1.0e-9) {
-        double th = rng_uniform(&w->rng, -M_PI, M_PI);
-        dx = cos(th);
-        dy = sin(th);
-    } else {
-        dx /= d;
-        dy /= d;
-    }
-    if (only_b) {
-        propose(cb, ax + dx * (rs + COLL_EPS), ay + dy * (rs + COLL_EPS));
-        ca->hit = 1;
+    const shm_ptype_sh_t *t = sim_player_ptype(w, p);
+    p->sh.count[SHM_CNT_DASH]++;
+    double pl = p->dash_pow[0], pr = p->dash_pow[1];
+    double cl = pl < 0.0 ? -pl : pl * 0.5, crr = pr < 0.0 ? -pr : pr * 0.5;
+    double used = cl + crr;
+    if (used < 1.0e-5)
         return;
+    used = fmin(used, p->sh.stamina + t->extra_stamina);
+    cl = used * cl / (cl + crr);
+    crr = used * crr / (cl + crr);
+    vec2_t al = leg_accel(w, p, 0, cl), ar = leg_accel(w, p, 1, crr);
+    vec2_t b = vec2_polar(1.0, p->sh.body), v = vec2(p->sh.vx, p->sh.vy);
+    vec2_t vl = vec2_add(v, al), vr = vec2_add(v, ar);
+    double vlb = b.x * vl.x + b.y * vl.y, vrb = b.x * vr.x + b.y * vr.y;
+    vec2_t nv = vec2_add(vr, vl);
+    nv.x /= 2.0;
+    nv.y /= 2.0;
+    p->ax += nv.x - v.x;
+    p->ay += nv.y - v.y;
+    if (p->leg[0] == SIM_LEG_DASH) {
+        double om = (vlb - vrb) / (t->player_size * 2.0), r = sim_phys_randp(w, p);
+        p->body_next = angle_norm(p->sh.body + (1.0 + sim_drand(&w->rng_act, -r, r)) * om);
     }
-    double mx = (ax + bx) / 2.0, my = (ay + by) / 2.0, h = rs / 2.0 + COLL_EPS;
-    propose(ca, mx - dx * h, my - dy * h);
-    propose(cb, mx + dx * h, my + dy * h);
-}
-
-static int collide_pass(sim_world_t *w, coll_acc_t *acc)
-{
-    coll_acc_t *ba = &acc[SHM_MAX_PLAYERS];
-    double bs = cr(w, SP_ball_size);
-    int any = 0;
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        sim_player_t *p = &w->pl[i];
-        if (!p->sh.enabled)
-            continue;
-        double ps = sim_player_ptype(w, p)->player_size;
-        if (i != w->catcher && hypot(p->sh.x - w->ball.x, p->sh.y - w->ball.y) < ps + bs) {
-            separate(w, w->ball.x, w->ball.y, p->sh.x, p->sh.y, ps + bs,
-                     w->play_mode != PM_PLAY_ON, ba, &acc[i]);
-            p->sh.collision |= SHM_COLL_BALL;
-            p->cycle_state |= SIM_ST_BALL_COLLIDE;
-            sim_referee_on_collide(w, i);
-            any = 1;
-        }
-        for (int j = i + 1; j < SHM_MAX_PLAYERS; j++) {
-            sim_player_t *q = &w->pl[j];
-            if (!q->sh.enabled)
-                continue;
-            double qs = sim_player_ptype(w, q)->player_size;
-            if (hypot(p->sh.x - q->sh.x, p->sh.y - q->sh.y) >= ps + qs)
-                continue;
-            separate(w, p->sh.x, p->sh.y, q->sh.x, q->sh.y, ps + qs, 0, &acc[i], &acc[j]);
-            p->sh.collision |= SHM_COLL_PLAYER;
-            q->sh.collision |= SHM_COLL_PLAYER;
-            p->cycle_state |= SIM_ST_PLAYER_COLLIDE;
-            q->cycle_state |= SIM_ST_PLAYER_COLLIDE;
-            any = 1;
-        }
-    }
-    return any;
-}
-
-static void apply_proposals(sim_world_t *w, coll_acc_t *acc)
-{
-    for (int i = 0; i <= SHM_MAX_PLAYERS; i++) {
-        coll_acc_t *a = &acc[i];
-        if (a->n == 0)
-            continue;
-        double x = a->sx / a->n, y = a->sy / a->n;
-        if (i == SHM_MAX_PLAYERS) {
-            w->ball.x = x;
-            w->ball.y = y;
-        } else {
-            w->pl[i].sh.x = x;
-            w->pl[i].sh.y = y;
-        }
-        a->sx = a->sy = 0.0;
-        a->n = 0;
-    }
-}
-
-void sim_step_collisions(sim_world_t *w)
-{
-    coll_acc_t acc[SHM_MAX_PLAYERS + 1] = { { 0 } };
-    for (int pass = 0; pass < COLL_PASSES; pass++) {
-        if (!collide_pass(w, acc))
-            break;
-        apply_proposals(w, acc);
-    }
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        if (acc[i].hit) {
-            w->pl[i].sh.vx *= -0.1;
-            w->pl[i].sh.vy *= -0.1;
-        }
-    }
-    if (acc[SHM_MAX_PLAYERS].hit) {
-        w->ball.vx *= -0.1;
-        w->ball.vy *= -0.1;
-    }
+    p->sh.stamina = fmax(0.0, p->sh.stamina - used);
 }
 
 /* ---- stamina (spec 3.3.3) -------------------------------------------------------- */
 void sim_step_stamina(sim_world_t *w, sim_player_t *p)
 {
     const shm_ptype_sh_t *t = sim_player_ptype(w, p);
-    double smax = cr(w, SP_stamina_max);
+    double smax = sim_cr(w, SP_stamina_max), cap = sim_cr(w, SP_stamina_capacity);
     shm_player_sh_t *s = &p->sh;
-    if (s->stamina <= cr(w, SP_recover_dec_thr) * smax)
-        s->recovery = fmax(cr(w, SP_recover_min), s->recovery - cr(w, SP_recover_dec));
-    if (s->stamina <= cr(w, SP_effort_dec_thr) * smax)
-        s->effort = fmax(t->effort_min, s->effort - cr(w, SP_effort_dec));
-    if (s->stamina >= cr(w, SP_effort_inc_thr) * smax)
-        s->effort = fmin(t->effort_max, s->effort + cr(w, SP_effort_inc));
-    double inc = fmin(s->recovery * t->stamina_inc_max, smax - s->stamina);
-    if (inc < 0.0)
-        inc = 0.0;
-    if (cr(w, SP_stamina_capacity) >= 0.0) {
-        inc = fmin(inc, s->capacity);
-        s->capacity = fmax(0.0, s->capacity - inc);
+    if (s->stamina <= sim_cr(w, SP_recover_dec_thr) * smax) {
+        if (s->recovery > sim_cr(w, SP_recover_min))
+            s->recovery -= sim_cr(w, SP_recover_dec);
+        if (s->recovery < sim_cr(w, SP_recover_min))
+            s->recovery = sim_cr(w, SP_recover_min);
     }
+    if (s->stamina <= sim_cr(w, SP_effort_dec_thr) * smax) {
+        if (s->effort > t->effort_min)
+            s->effort -= sim_cr(w, SP_effort_dec);
+        if (s->effort < t->effort_min)
+            s->effort = t->effort_min;
+    }
+    if (s->stamina >= sim_cr(w, SP_effort_inc_thr) * smax && s->effort < t->effort_max) {
+        s->effort += sim_cr(w, SP_effort_inc);
+        if (s->effort > t->effort_max)
+            s->effort = t->effort_max;
+    }
+    double inc = fmin(s->recovery * t->stamina_inc_max, smax - s->stamina);
+    if (cap >= 0.0 && inc > s->capacity)
+        inc = s->capacity;
     s->stamina += inc;
+    if (s->stamina > smax)
+        s->stamina = smax;
+    if (cap >= 0.0) {
+        s->capacity -= inc;
+        if (s->capacity < 0.0)
+            s->capacity = 0.0;
+    }
+}
+
+void sim_step_collisions(sim_world_t *w)
+{
+    sim_collide(w);
 }
 
 /* ---- the step ---------------------------------------------------------------------- */
+/* counters run down; the body slot stays taken while frozen by a tackle or a foul */
 static void reset_slots(sim_player_t *p)
 {
     shm_player_sh_t *s = &p->sh;
@@ -331,17 +185,15 @@ static void reset_slots(sim_player_t *p)
         s->arm_expires--;
     p->body_used = s->tackle_expires > 0 || s->foul_charged > 0;
     p->neck_used = 0;
+    for (int l = 0; l < 2; l++) {
+        p->leg[l] = SIM_LEG_NONE;
+        p->dash_pow[l] = p->dash_dir[l] = 0.0;
+    }
 }
 
 static void step_before_kick_off(sim_world_t *w)
 {
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        sim_player_t *p = &w->pl[i];
-        commit_angles(p);
-        p->sh.vx = p->sh.vy = 0.0;
-        p->ax = p->ay = 0.0;
-    }
-    w->ball.ax = w->ball.ay = 0.0;
+    sim_move_turn_objects(w);
     w->stoppage++;
     sim_referee_analyse(w);
 }
@@ -350,7 +202,7 @@ static void step_stoppage(sim_world_t *w)
 {
     int before = w->play_mode;
     w->catcher = -1;
-    move_objects(w);
+    sim_move_objects(w);
     w->stoppage++;
     sim_referee_analyse(w);
     if (w->play_mode != before) {
@@ -378,26 +230,20 @@ void sim_step(sim_world_t *w)
 {
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         sim_player_t *p = &w->pl[i];
-        if (p->sh.enabled)
-            sim_step_apply_dash(w, p);
-        p->dash_legs = 0;
+        sim_step_apply_dash(w, p);
         reset_slots(p);
     }
     if (w->play_mode == PM_BEFORE_KICK_OFF) {
         step_before_kick_off(w);
-    } else if (w->play_mode == PM_TIME_OVER) {
-        for (int i = 0; i < SHM_MAX_PLAYERS; i++) { /* turns are not even committed */
-            w->pl[i].turn = 0.0;
-            w->pl[i].neck_next = w->pl[i].sh.neck;
-        }
-        w->stoppage++;
-    } else if (sim_referee_is_stoppage(w->play_mode)) {
+    } else if (sim_phys_stoppage(w->play_mode)) {
         step_stoppage(w);
-    } else {
-        move_objects(w);
+    } else if (w->play_mode != PM_TIME_OVER) {
+        sim_move_objects(w);
         w->time++;
         w->stoppage = 0;
         sim_referee_analyse(w);
+    } else {
+        w->stoppage++; /* time_over: nothing moves, turns are not even committed */
     }
     step_end_of_cycle(w);
     w->steps++;

@@ -16,7 +16,14 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
         w->types = *types;
     if (w->types.count == 0) /* no generated types: type 0 only, from the defaults */
         sim_ptypes_generate(c, sim_ptypes_seed(c, seed), &w->types);
-    rng_seed(&w->rng, seed);
+    /* one stream per concern, each from the seed: adding a draw to one (a new referee
+     * rule) leaves the others' sequences as they were */
+    rng_seed(&w->rng_move, seed);
+    rng_seed(&w->rng_act, seed ^ 0x616374696f6e73ull);  /* "actions" */
+    rng_seed(&w->rng_ref, seed ^ 0x72656665726565ull);  /* "referee" */
+    w->movable[0] = -1; /* the ball */
+    w->n_movable = 1;
+    sim_move_wind_init(w);
     w->play_mode = PM_BEFORE_KICK_OFF;
     w->catcher = -1;
     w->last_toucher = -1;
@@ -84,17 +91,25 @@ void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p)
     const conf_t *c = w->conf;
     const shm_ptype_sh_t *t = sim_player_ptype(w, p);
     p->sh.stamina = conf_real(c, SP_stamina_max);
-    p->sh.recovery = conf_real(c, SP_recover_init);
+    p->sh.recovery = 1.0; /* (not recover_init: the reference's recovery for all) */
     p->sh.effort = t->effort_max;
     p->sh.capacity = conf_real(c, SP_stamina_capacity);
     p->hear_cap[0] = p->hear_cap[1] = conf_int(c, SP_hear_max);
 }
 
+void sim_player_refill_capacity(sim_world_t *w, sim_player_t *p)
+{
+    p->sh.capacity = conf_real(w->conf, SP_stamina_capacity);
+}
+
 static void player_clear_commands(sim_player_t *p)
 {
     p->body_used = p->neck_used = 0;
-    p->dash_legs = p->dash_bipedal = 0;
-    p->turn = 0.0;
+    for (int l = 0; l < 2; l++) {
+        p->leg[l] = SIM_LEG_NONE;
+        p->dash_pow[l] = p->dash_dir[l] = 0.0;
+    }
+    p->body_next = p->sh.body;
     p->neck_next = p->sh.neck;
     p->cycle_state = 0;
 }
@@ -121,7 +136,12 @@ void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
     p->sh.body = side == SHM_SIDE_LEFT ? 0.0 : M_PI;
     p->sh.neck = 0.0;
     player_clear_commands(p);
+    /* the reference sets only the committed body angle of a new player: its pending
+     * one is 0, so a right player faces 0 after the first step unless he turned or
+     * was moved with a direction */
+    p->body_next = 0.0;
     sim_player_reset_stamina(w, p);
+    sim_move_add_player(w, idx);
 }
 
 void sim_player_disable(sim_world_t *w, int idx)
@@ -191,13 +211,18 @@ uint64_t sim_world_digest(const sim_world_t *w)
     h = digest_mix(h, &w->ball, sizeof w->ball);
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_player_sh_t *s = &w->pl[i].sh;
-        double v[10] = { s->x, s->y, s->vx, s->vy, s->body, s->neck,
-                         s->stamina, s->effort, s->recovery, s->capacity };
+        const sim_player_t *p = &w->pl[i];
+        double v[13] = { s->x, s->y, s->vx, s->vy, s->body, s->neck,
+                         s->stamina, s->effort, s->recovery, s->capacity,
+                         p->body_next, p->neck_next, (double)s->tackle_expires };
         h = digest_mix(h, v, sizeof v);
         h = digest_mix(h, s->count, sizeof s->count);
         h = digest_mix(h, &s->enabled, 1);
     }
-    h = digest_mix(h, w->rng.s, sizeof w->rng.s);
+    h = digest_mix(h, w->movable, (size_t)w->n_movable);
+    h = digest_mix(h, w->rng_move.s, sizeof w->rng_move.s);
+    h = digest_mix(h, w->rng_act.s, sizeof w->rng_act.s);
+    h = digest_mix(h, w->rng_ref.s, sizeof w->rng_ref.s);
     return h;
 }
 

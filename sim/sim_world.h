@@ -17,11 +17,13 @@
 #define SIM_ST_GOALIE          0x8u
 #define SIM_ST_CATCH           0x10u
 #define SIM_ST_CATCH_FAULT     0x20u
+#define SIM_ST_BALL_TO_PLAYER  0x40u
 #define SIM_ST_DISCARD         0x100u
 #define SIM_ST_BALL_COLLIDE    0x400u
 #define SIM_ST_PLAYER_COLLIDE  0x800u
 #define SIM_ST_TACKLE          0x1000u
 #define SIM_ST_TACKLE_FAULT    0x2000u
+#define SIM_ST_POST_COLLIDE    0x10000u
 #define SIM_ST_YELLOW_CARD     0x40000u
 #define SIM_ST_RED_CARD        0x80000u
 
@@ -42,12 +44,11 @@ typedef struct sim_player {
     int      seen;                  /* 1 once some generation was taken */
     int      body_used;             /* body slot used this cycle */
     int      neck_used;             /* neck slot used this cycle */
-    int      dash_legs;             /* pending dash: bit0 left leg, bit1 right leg */
-    int      dash_bipedal;          /* 1 (dash (l ..)(r ..)) form */
-    double   dash_pow[2];           /* per leg power */
+    int      leg[2];                /* SIM_LEG_* command of the left, right leg */
+    double   dash_pow[2];           /* per leg power (leg SIM_LEG_DASH) */
     double   dash_dir[2];           /* per leg direction, deg */
     double   ax, ay;                /* acceleration for the next integration */
-    double   turn;                  /* pending body change, rad (committed at the step) */
+    double   body_next;             /* body angle committed at the step, rad */
     double   neck_next;             /* neck after the step, rad */
     uint32_t cycle_state;           /* SIM_ST_* flags raised this cycle */
     int      hear_cap[2];           /* hear capacity: teammates, opponents */
@@ -55,6 +56,9 @@ typedef struct sim_player {
     int      goalie_moves;          /* moves since the last catch */
     double   version;               /* client protocol version (tackle argument meaning) */
 } sim_player_t;
+
+/* what a leg was told this cycle (the bipedal dash uses the legs' own slots) */
+enum { SIM_LEG_NONE, SIM_LEG_DASH, SIM_LEG_TURN, SIM_LEG_MOVE, SIM_LEG_TACKLE };
 
 typedef void (*sim_emit_fn)(void *ctx, const shm_event_sh_t *ev);
 
@@ -86,7 +90,10 @@ typedef struct sim_coach {
 typedef struct sim_world {
     const conf_t   *conf;
     shm_ptypes_sh_t types;          /* heterogeneous types (copy of the region's) */
-    rng_t           rng;            /* the only randomness of the world */
+    rng_t           rng_move;       /* movement: noise, wind, shuffle, collision angles */
+    rng_t           rng_act;        /* actions: turn, dash rotation, kick/tackle noise,
+                                       catch and tackle outcomes */
+    rng_t           rng_ref;        /* the referee's draws (foul detection, cards, ...) */
     int             play_mode;      /* PM_* */
     int             time;           /* game cycle */
     int             stoppage;       /* stoppage-time counter */
@@ -98,6 +105,14 @@ typedef struct sim_world {
     sim_player_t    pl[SHM_MAX_PLAYERS];
     int             catcher;        /* index of the goalie holding the ball, -1 none */
     int             last_toucher;   /* index of the last kicker/toucher, -1 none */
+    double          action_accel;   /* |acceleration| of the kick or tackle being told to
+                                       the referee (on_kick/on_tackle): its rule that the
+                                       largest of one cycle's kicks is the last touch */
+    double          wind_x, wind_y; /* wind vector (spec 3.2 step 4), reversed at half time */
+    double          wind_rand;      /* its random part; 0: no wind */
+    int             n_movable;      /* objects in movable[] */
+    int8_t          movable[SHM_MAX_PLAYERS + 1]; /* ball (-1) and every player that ever
+                                       joined, in the order the last shuffle left them */
     int             half_cycles;    /* half_time in cycles */
     int             shutdown;       /* a SHUTDOWN command was received */
     uint64_t        steps;          /* sim steps done */
@@ -118,7 +133,11 @@ void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c
 void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
                        uint32_t generation);
 void sim_player_disable(sim_world_t *w, int idx);
+/* Full recovery (spec 3.3.3): stamina, recovery 1, effort_max of the type, capacity,
+ * hear capacities. */
 void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p);
+/* Only the stamina capacity (the first extra half). */
+void sim_player_refill_capacity(sim_world_t *w, sim_player_t *p);
 void sim_player_place_off_pitch(sim_player_t *p);
 /* Follow the client table: enable players whose client entry is ACTIVE with a new
  * generation, disable those whose entry is not ACTIVE. The command ring is left alone:
@@ -165,7 +184,25 @@ void   sim_step(sim_world_t *w);
 double sim_dash_dir_rate(const conf_t *c, double dir_deg);
 void   sim_step_apply_dash(sim_world_t *w, sim_player_t *p);
 void   sim_step_stamina(sim_world_t *w, sim_player_t *p);
+/* = sim_collide() (kept for callers outside the physics) */
 void   sim_step_collisions(sim_world_t *w);
+
+/* ---- sim_collide.c ---- */
+/* Resolve every overlap of ball and players (spec 3.8), as after each integration,
+ * legal move, trainer or monitor move and successful catch. */
+void   sim_collide(sim_world_t *w);
+
+/* ---- sim_move.c ---- */
+/* Set the wind from the parameters (wind_none, wind_random, wind_force/dir/rand). */
+void   sim_move_wind_init(sim_world_t *w);
+/* Half time: the wind vector is reversed (for the referee's half-time call). */
+void   sim_move_wind_half_time(sim_world_t *w);
+/* A player joins the objects the step moves (at its first enable). */
+void   sim_move_add_player(sim_world_t *w, int idx);
+/* Shuffle, integrate every enabled object, collide, carry a caught ball. */
+void   sim_move_objects(sim_world_t *w);
+/* before_kick_off: shuffle, commit angles, players stand still. */
+void   sim_move_turn_objects(sim_world_t *w);
 
 /* ---- sim_referee.c ---- */
 void sim_referee_set_mode(sim_world_t *w, int pm);

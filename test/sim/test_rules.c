@@ -27,8 +27,8 @@ Test(rules, body_slot_first_command_wins, .timeout = 10)
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_DASH, 100.0, 0.0);
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_TURN, 90.0, 0.0);
-    cr_expect_eq(p->dash_legs, 3);
-    cr_expect_float_eq(p->turn, 0.0, EPS);
+    cr_expect(p->leg[0] == SIM_LEG_DASH && p->leg[1] == SIM_LEG_DASH);
+    cr_expect_float_eq(p->body_next, p->sh.body, EPS, "the turn was ignored");
     cr_expect_eq(p->sh.count[SHM_CNT_TURN], 0);
     sim_step(&w); /* the slot is free again after the step */
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_TURN, 90.0, 0.0);
@@ -58,7 +58,7 @@ Test(rules, move_ignored_in_play_on_without_slot, .timeout = 10)
     cr_expect_float_eq(p->sh.x, -10.0, EPS);
     cr_expect_eq(p->sh.count[SHM_CNT_MOVE], 0);
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_DASH, 100.0, 0.0);
-    cr_expect_eq(p->dash_legs, 3, "illegal move left the slot free");
+    cr_expect_eq(p->leg[0], SIM_LEG_DASH, "illegal move left the slot free");
 }
 
 Test(rules, kick_only_when_kickable, .timeout = 10)

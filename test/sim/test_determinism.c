@@ -1,6 +1,7 @@
 /* test_determinism.c -- same seed + same command stream -> bit-identical world after
- * 100 steps; another seed (noise on) -> another world. Commands come from a scripted
- * generator with its own fixed seed. */
+ * 100 steps; another seed (noise on) -> another world; draws of the referee's stream
+ * leave the physics as it was. Commands come from a scripted generator with its own
+ * fixed seed. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "playmode.h"
@@ -11,16 +12,16 @@ static sim_world_t w1, w2;
 static void script_commands(sim_world_t *w, rng_t *cmd_rng)
 {
     static const int kinds[] = { SHM_CMD_DASH, SHM_CMD_TURN, SHM_CMD_KICK, SHM_CMD_TURN_NECK,
-                                 SHM_CMD_TACKLE, SHM_CMD_DASH };
+                                 SHM_CMD_TACKLE, SHM_CMD_DASH, SHM_CMD_CATCH };
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        int kind = kinds[rng_next(cmd_rng) % 6];
+        int kind = kinds[rng_next(cmd_rng) % 7];
         shm_cmd_sh_t c = test_cmd(kind, rng_uniform(cmd_rng, 0.0, 100.0),
                                   rng_uniform(cmd_rng, -180.0, 180.0));
         sim_cmd_player(w, i, &c);
     }
 }
 
-static void run(sim_world_t *w, uint64_t seed)
+static void run_ref(sim_world_t *w, uint64_t seed, int ref_draws)
 {
     test_world(w, 0, seed);
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
@@ -31,11 +32,20 @@ static void run(sim_world_t *w, uint64_t seed)
     sim_referee_kick_off(w);
     rng_t cmd_rng;
     rng_seed(&cmd_rng, 99);
+    w->pl[0].sh.goalie = 1;
+    w->pl[SHM_TEAM_SIZE].sh.goalie = 1;
     for (int s = 0; s < 100; s++) {
         script_commands(w, &cmd_rng);
+        for (int k = 0; k < ref_draws; k++)
+            rng_next(&w->rng_ref);
         sim_step(w);
         sim_world_end_cycle(w);
     }
+}
+
+static void run(sim_world_t *w, uint64_t seed)
+{
+    run_ref(w, seed, 0);
 }
 
 Test(determinism, same_seed_same_world, .timeout = 10)
@@ -58,4 +68,14 @@ Test(determinism, other_seed_other_world, .timeout = 10)
     for (int i = 0; i < SHM_MAX_PLAYERS; i++)
         differ |= w1.pl[i].sh.x != w2.pl[i].sh.x;
     cr_expect(differ, "positions differ with the noise on");
+}
+
+/* the referee draws from its own stream: the same physics whatever it draws */
+Test(determinism, referee_stream_is_separate, .timeout = 10)
+{
+    run_ref(&w1, 2024, 0);
+    run_ref(&w2, 2024, 3);
+    cr_expect(memcmp(&w1.ball, &w2.ball, sizeof w1.ball) == 0);
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++)
+        cr_expect(memcmp(&w1.pl[i].sh, &w2.pl[i].sh, sizeof w1.pl[i].sh) == 0, "player %d", i);
 }

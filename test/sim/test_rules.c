@@ -196,3 +196,89 @@ Test(rules, publish_fill_flags, .timeout = 10)
     sim_publish_fill(&w, NULL, &s);
     cr_expect_eq(s.player[0].state, SIM_ST_STAND | SIM_ST_GOALIE);
 }
+
+/* pointto (spec 2): the target is fixed in field coordinates (position + polar(dist,
+ * body + neck + dir)); the arm is movable again after point_to_ban (5) steps, points
+ * for point_to_duration (20); (pointto off) needs a movable arm and ends it */
+Test(rules, pointto_arm, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 5.0, 90.0);
+    p->sh.neck = -M_PI / 2.0;
+    test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_POINTTO, 10.0, 30.0);
+    cr_expect_float_eq(p->sh.point_x, -10.0 + 10.0 * cos(M_PI / 6.0), EPS);
+    cr_expect_float_eq(p->sh.point_y, 5.0 + 10.0 * sin(M_PI / 6.0), EPS);
+    cr_expect_eq(p->sh.arm_expires, 20);
+    cr_expect_eq(p->sh.arm_movable, 5);
+    cr_expect_eq(p->sh.count[SHM_CNT_POINTTO], 1);
+    for (int i = 0; i < 4; i++) {
+        sim_step(&w);
+        test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_POINTTO, 1.0, 0.0);
+    }
+    cr_expect_eq(p->sh.count[SHM_CNT_POINTTO], 1, "banned for 5 steps");
+    shm_cmd_sh_t off = test_cmd(SHM_CMD_POINTTO, 0.0, 0.0);
+    off.i = 1;
+    sim_cmd_player(&w, 0, &off);
+    cr_expect_eq(p->sh.arm_expires, 16, "off needs a movable arm too");
+    sim_step(&w);
+    sim_cmd_player(&w, 0, &off);
+    cr_expect_eq(p->sh.arm_expires, 0);
+    cr_expect_eq(p->sh.arm_movable, 0, "movable at once after off");
+    cr_expect_eq(p->sh.count[SHM_CNT_POINTTO], 2);
+}
+
+/* attentionto: a player of either team that joined, not himself; off always counts */
+Test(rules, attentionto_targets, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 5.0, 0.0);
+    test_player(&w, SHM_SIDE_RIGHT, 3, 10.0, 5.0, 0.0);
+    shm_cmd_sh_t c = test_cmd(SHM_CMD_ATTENTIONTO, 0.0, 0.0);
+    c.i = SHM_SIDE_RIGHT;
+    c.flags = 4u; /* never joined */
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_ATTENTIONTO], 0);
+    c.i = SHM_SIDE_LEFT;
+    c.flags = 1u; /* himself */
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_ATTENTIONTO], 0);
+    c.i = SHM_SIDE_RIGHT;
+    c.flags = 3u;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect(p->sh.focus_side == SHM_SIDE_RIGHT && p->sh.focus_unum == 3);
+    c.i = 0;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect(p->sh.focus_side == 0 && p->sh.count[SHM_CNT_ATTENTIONTO] == 2);
+}
+
+/* say: at most say_msg_size (10) characters, else dropped without a count */
+Test(rules, say_length, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 5.0, 0.0);
+    shm_cmd_sh_t c = test_cmd(SHM_CMD_SAY, 0.0, 0.0);
+    snprintf(c.text, sizeof c.text, "0123456789");
+    c.len = 10;
+    sim_cmd_player(&w, 0, &c);
+    snprintf(c.text, sizeof c.text, "0123456789A");
+    c.len = 11;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_SAY], 1);
+}
+
+/* change_view counts, except a synch-see player's request for low quality (flag bit 0) */
+Test(rules, change_view_count, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 5.0, 0.0);
+    shm_cmd_sh_t c = test_cmd(SHM_CMD_CHANGE_VIEW, 0.0, 0.0);
+    c.flags = 1u;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_CHANGE_VIEW], 1, "async: low is a view mode");
+    p->sh.synch_see = 1;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_CHANGE_VIEW], 1);
+    c.flags = 0u;
+    sim_cmd_player(&w, 0, &c);
+    cr_expect_eq(p->sh.count[SHM_CNT_CHANGE_VIEW], 2);
+}

@@ -325,7 +325,7 @@ Test(catch, punch, .timeout = 10)
 /* A stretched type (1.25): L_max 1.5, L_min 0.9; between them the probability falls
  * linearly: ball at 1.4 -> 1 - 0.5/0.6; checked through the share of successes over
  * many attempts (draws from the action stream). */
-Test(catch, stretched_area_probability, .timeout = 30)
+Test(catch, stretched_area_probability, .timeout = 10)
 {
     int ok = 0, n = 4000;
     test_world(&w, 1, 5);

@@ -345,8 +345,13 @@ int e2e_group_wait(e2e_group_t *g, e2e_client_t *c, const char *prefix, char *bu
 
 int e2e_group_cmd(e2e_group_t *g, e2e_client_t *c, const char *cmd, char *buf, size_t len)
 {
-    static const char *const replies[] = { "(ok ", "(error ", "(warning " };
     e2e_send(c->fd, c->port, cmd);
+    return e2e_group_reply(g, c, buf, len);
+}
+
+int e2e_group_reply(e2e_group_t *g, e2e_client_t *c, char *buf, size_t len)
+{
+    static const char *const replies[] = { "(ok ", "(error ", "(warning " };
     double end = e2e_now_ms() + GROUP_WAIT_MS;
     while (e2e_now_ms() < end) {
         e2e_group_pump(g, 5);

@@ -116,6 +116,9 @@ int  e2e_group_wait(e2e_group_t *g, e2e_client_t *c, const char *prefix, char *b
 /* Send cmd on c's socket and wait for the first "(ok ", "(error " or "(warning ".
  * 0 for an ok, -1 otherwise (the reply in buf, "" on timeout). */
 int  e2e_group_cmd(e2e_group_t *g, e2e_client_t *c, const char *cmd, char *buf, size_t len);
+/* The same without sending: the next reply of c (one the sim decides comes a step
+ * after the command). */
+int  e2e_group_reply(e2e_group_t *g, e2e_client_t *c, char *buf, size_t len);
 /* n cycles: answer the holder's waiting (think), then wait for its next one. 0 or -1. */
 int  e2e_group_step(e2e_group_t *g, e2e_client_t *holder, int n);
 /* Kept messages of c starting with prefix (not consumed). */

@@ -27,6 +27,7 @@ typedef struct parser {
     char         *err;
     size_t        errlen;
     int           failed;
+    int           rhead, rtail;    /* regions of the open (reg ...) lists, see p_region */
 } parser_t;
 
 /* ---- version span (the reference's min/max bookkeeping) --------------------------- */
@@ -184,13 +185,13 @@ static clang_node_t *N(parser_t *p, int i)
     return &p->w->node[i];
 }
 
-/* append child to parent's children (tail kept by the caller) */
+/* append child to parent's children (tail kept by the caller; parent -1: a chain) */
 static void link(parser_t *p, int parent, int *tail, int child)
 {
-    if (*tail < 0)
-        N(p, parent)->first = child;
-    else
+    if (*tail >= 0)
         N(p, *tail)->next = child;
+    else if (parent >= 0)
+        N(p, parent)->first = child;
     *tail = child;
 }
 
@@ -551,7 +552,7 @@ static int p_region(parser_t *p, pcur_t *c)
     const char *where = t.s;
     advance(c, &t);
     advance(&sub, &k);
-    int n = -1, tail = -1;
+    int n = -1;
     if (is_kw(&k, CK_NULL)) {
         if (close_list(p, &sub) < 0)
             return -1;
@@ -581,6 +582,11 @@ static int p_region(parser_t *p, pcur_t *c)
         return close_list(p, &sub) < 0 ? -1 : n;
     }
     if (is_kw(&k, CK_REG)) {
+        /* The reference's builder keeps the regions of a (reg ...) list on one stack and
+         * closes a union by taking every region on top of it, so an inner (reg ...)
+         * swallows the regions that came before it in the enclosing lists as well:
+         * (reg A (reg B) C) is read as (reg (reg A B) C). Regions only nest through reg,
+         * so the stack holds exactly the open lists' regions: one chain here. */
         n = node(p, CN_RUNION, where);
         if (n < 0)
             return -1;
@@ -588,9 +594,13 @@ static int p_region(parser_t *p, pcur_t *c)
             int r = p_region(p, &sub);
             if (r < 0)
                 return -1;
-            link(p, n, &tail, r);
+            link(p, -1, &p->rtail, r);
+            if (p->rhead < 0)
+                p->rhead = r;
             peek(&sub, &k);
         } while (k.kind != CT_END);
+        N(p, n)->first = p->rhead;
+        p->rhead = p->rtail = -1;
         return n;
     }
     return fail(p, &k, "expected a region keyword");
@@ -1253,7 +1263,7 @@ static void message_span(parser_t *p, int type, clang_msg_t *m)
 int clang_parse(clang_work_t *w, const char *text, size_t len, int freeform_max,
                 clang_msg_t *msg, char *err, size_t errlen)
 {
-    parser_t p = { w, text, text + len, freeform_max, UINT32_MAX, 0, err, errlen, 0 };
+    parser_t p = { w, text, text + len, freeform_max, UINT32_MAX, 0, err, errlen, 0, -1, -1 };
     sexp_arena_t arena = { w->sx, CLANG_MAX_SEXP, 0 };
     char sxerr[96];
     size_t end = 0;

@@ -43,13 +43,13 @@ typedef struct ngw_port {
     struct event  *ev;
 } ngw_port_t;
 
-/* what a gateway keeps between datagrams of a coach it serves (netgw_coach.c) */
+/* what a gateway keeps between datagrams of a coach it serves (netgw_coach.c; the
+ * online coaches' message allowances are in the region: shm_coach_sh_t) */
 typedef struct ngw_coach {
-    int      msg_left[CLANG_DEL + 1]; /* coach-language messages left in the window, by type */
-    int      win_time;             /* game cycle the window was last refilled */
-    int      ff_said;              /* freeform messages said */
     int      vi_ms;                /* visual time (ms) since the last see_global */
     int32_t  clang_sent[SHM_MAX_PLAYERS][2]; /* (clang (ver ..)) last told, per player */
+    void    *zip;                  /* deflate stream once compression was asked for */
+    int      zip_level;            /* its level */
 } ngw_coach_t;
 
 typedef struct ngw_coaches {
@@ -142,6 +142,15 @@ void ngw_coach_log(ngw_t *g, int idx, const char *text);
 int  ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd);
 /* Send on coach idx's socket. */
 void ngw_coach_send(ngw_t *g, int idx, const char *msg);
+
+/* ---- netgw_coachzip.c: (compression N) for coaches ---- */
+/* Send msg (with its NUL) to coach idx as one zlib stream at its level. */
+void ngw_coach_zip_send(ngw_t *g, int idx, const char *msg);
+/* Inflate one datagram of a compressing coach into out (NUL-terminated); its length,
+ * or -1 if it is not a zlib stream (the reference then ignores it). */
+long ngw_coach_unzip(ngw_t *g, const char *in, size_t n, char *out, size_t cap);
+/* Free coach idx's deflate stream (a new session, or the gateway ending). */
+void ngw_coach_zip_free(ngw_t *g, int idx);
 
 /* ---- netgw_coachcycle.c: coach traffic per event and per cycle ---- */
 /* Every event read with a snapshot (from netgw_cycle.c): replies, notices and hears

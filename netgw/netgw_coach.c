@@ -14,7 +14,11 @@
 
 void ngw_coach_send(ngw_t *g, int idx, const char *msg)
 {
-    if (g->cl[idx].used)
+    if (!g->cl[idx].used)
+        return;
+    if (g->r->client[idx].compression > 0)
+        ngw_coach_zip_send(g, idx, msg);
+    else
         ngw_udp_send(g->cl[idx].fd, msg);
 }
 
@@ -51,11 +55,10 @@ int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
     e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
     shm_table_unlock(r);
-    /* a fresh session: windows and counts start now */
-    ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
-    memset(c, 0, sizeof *c);
+    /* a fresh session: what this process kept of an earlier one goes */
+    ngw_coach_zip_free(g, idx);
+    memset(&g->coach.c[idx - SHM_COACH_TRAINER], 0, sizeof g->coach.c[0]);
     ngw_cycle_refresh(g);
-    c->win_time = -1;
     return 0;
 }
 
@@ -121,9 +124,9 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
         shm_sem_post(&g->r->hdr.done_sem);
         return 1;
     case COACH_COMPRESSION:
-        /* zlib streams to clients are not implemented: the reference's answer when it
-         * is built without zlib */
-        ngw_coach_send(g, idx, "(warning compression_unsupported)");
+        /* the reply still plain, everything after it compressed (netgw_coachzip.c) */
+        ngw_coach_send(g, idx, cmd->reply);
+        e->compression = cmd->level >= 0 ? cmd->level + 1 : 0;
         return 1;
     default:
         return 0;
@@ -132,8 +135,16 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
 
 void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n)
 {
+    static char plain[NGW_DGRAM_MAX * 4 + 1];
     shm_client_sh_t *e = &g->r->client[idx];
     e->last_recv_ns = shm_now_ns();
+    if (e->compression > 0) {
+        long len = ngw_coach_unzip(g, buf, n, plain, sizeof plain);
+        if (len <= 0)
+            return; /* not a zlib stream: ignored, as the reference */
+        buf = plain;
+        n = (size_t)len;
+    }
     if (e->version >= 8.0 && buf[n - 1] != '\0')
         ngw_coach_send(g, idx, "(warning message_not_null_terminated)");
     buf[n] = '\0';

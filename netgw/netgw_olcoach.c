@@ -19,20 +19,31 @@ static int coach_index(int side)
 }
 
 /* ---- windows and limits ----------------------------------------------------------- */
-/* the window refills every clang_win_size cycles from the connection on */
-static void olcoach_window(ngw_t *g, ngw_coach_t *c, int now)
+/* The allowances of a team live in the region (r->coach[]), as the reference keeps them
+ * per team whoever is connected. The reference refills them at the start of every step
+ * whose time is clang_win_size cycles past the last refill, from the first step at time
+ * 0 on: at 0, W, 2W, ... (at every step when W <= 0). They are used only in play_on,
+ * where the step before snapshot t started at t - 1: the window of a message at t is
+ * (t - 1) / W. */
+static shm_coach_sh_t *olcoach_state(ngw_t *g, int idx)
+{
+    return &g->r->coach[idx == SHM_COACH_RIGHT ? 1 : 0];
+}
+
+static void olcoach_window(ngw_t *g, shm_coach_sh_t *st, int now)
 {
     int size = conf_int(&g->conf, SP_clang_win_size);
-    if (c->win_time >= 0 && (size > 0 ? now - c->win_time < size : now == c->win_time))
+    int last = now > 0 ? now - 1 : 0;
+    int32_t win = (size > 0 ? last / size : last) + 1;
+    if (st->clang_window == win)
         return;
-    c->win_time = c->win_time < 0 || size <= 0 ? now
-                : c->win_time + size * ((now - c->win_time) / size);
-    c->msg_left[CLANG_DEFINE] = conf_int(&g->conf, SP_clang_define_win);
-    c->msg_left[CLANG_META] = conf_int(&g->conf, SP_clang_meta_win);
-    c->msg_left[CLANG_ADVICE] = conf_int(&g->conf, SP_clang_advice_win);
-    c->msg_left[CLANG_INFO] = conf_int(&g->conf, SP_clang_info_win);
-    c->msg_left[CLANG_DEL] = conf_int(&g->conf, SP_clang_del_win);
-    c->msg_left[CLANG_RULE] = conf_int(&g->conf, SP_clang_rule_win);
+    st->clang_window = win;
+    st->clang_left[CLANG_DEFINE - 1] = conf_int(&g->conf, SP_clang_define_win);
+    st->clang_left[CLANG_META - 1] = conf_int(&g->conf, SP_clang_meta_win);
+    st->clang_left[CLANG_ADVICE - 1] = conf_int(&g->conf, SP_clang_advice_win);
+    st->clang_left[CLANG_INFO - 1] = conf_int(&g->conf, SP_clang_info_win);
+    st->clang_left[CLANG_DEL - 1] = conf_int(&g->conf, SP_clang_del_win);
+    st->clang_left[CLANG_RULE - 1] = conf_int(&g->conf, SP_clang_rule_win);
 }
 
 /* freeform messages allowed by now: say_coach_cnt_max, and as many again every
@@ -76,9 +87,8 @@ static const char *window_error(int type)
 /* (say ...) from v7: a parsed coach-language message */
 static void olcoach_say_clang(ngw_t *g, int idx, const coach_cmd_t *cmd)
 {
-    ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
+    shm_coach_sh_t *st = olcoach_state(g, idx);
     int now = g->snap.time, type = cmd->clang.type;
-    olcoach_window(g, c, now);
     if (type == CLANG_UNSUPP)
         return; /* the reference has no case for it: no reply, nothing said */
     if (type == CLANG_FREEFORM) {
@@ -87,17 +97,18 @@ static void olcoach_say_clang(ngw_t *g, int idx, const coach_cmd_t *cmd)
             return;
         }
         int allowed = olcoach_ff_allowed(g, now);
-        if (allowed >= 0 && c->ff_said >= allowed) {
+        if (allowed >= 0 && st->freeform_said >= allowed) {
             ngw_coach_send(g, idx, "(error said_too_many_freeform_messages)");
             return;
         }
-        c->ff_said++;
+        st->freeform_said++;
     } else if (g->snap.play_mode == PM_PLAY_ON) {
-        if (c->msg_left[type] <= 0) {
+        olcoach_window(g, st, now);
+        if (st->clang_left[type - 1] <= 0) {
             ngw_coach_send(g, idx, window_error(type));
             return;
         }
-        c->msg_left[type]--;
+        st->clang_left[type - 1]--;
     }
     shm_cmd_sh_t rec;
     memset(&rec, 0, sizeof rec);
@@ -114,13 +125,13 @@ static void olcoach_say_clang(ngw_t *g, int idx, const coach_cmd_t *cmd)
 /* (say TEXT) before v7: freeform outside play_on only */
 static void olcoach_say_raw(ngw_t *g, int idx, const coach_cmd_t *cmd)
 {
-    ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
+    shm_coach_sh_t *st = olcoach_state(g, idx);
     if (g->snap.play_mode == PM_PLAY_ON) {
         ngw_coach_send(g, idx, "(warning cannot_say_while_playon)");
         return;
     }
     int allowed = olcoach_ff_allowed(g, g->snap.time);
-    if (allowed >= 0 && c->ff_said >= allowed) {
+    if (allowed >= 0 && st->freeform_said >= allowed) {
         ngw_coach_send(g, idx, "(error said_too_many_messages)");
         return;
     }
@@ -128,7 +139,7 @@ static void olcoach_say_raw(ngw_t *g, int idx, const coach_cmd_t *cmd)
         ngw_coach_send(g, idx, cmd->reply);
         return;
     }
-    c->ff_said++;
+    st->freeform_said++;
     shm_cmd_sh_t rec;
     memset(&rec, 0, sizeof rec);
     rec.kind = SHM_CMD_COACH_SAY;
@@ -246,10 +257,39 @@ static void olcoach_welcome(ngw_t *g, int idx)
     }
 }
 
+/* v11+: (include SIZE <contents of server::coach_msg_file>) when the file is set; the
+ * reference reads it at every connection and refuses one that would not fit a
+ * datagram with its frame (8192 - strlen("(include 8192 )") bytes or more) */
+static void olcoach_include(ngw_t *g, int idx)
+{
+    const char *path = conf_str(&g->conf, SP_coach_msg_file);
+    if (!path[0] || g->r->client[idx].version < 11.0)
+        return;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        log_warn("coach_msg_file %s cannot be opened", path);
+        return;
+    }
+    static char text[NGW_DGRAM_MAX + 32];
+    const size_t max = NGW_DGRAM_MAX - strlen("(include 8192 )");
+    int head = snprintf(text, sizeof text, "(include ");
+    size_t n = fread(text + head + 16, 1, max, f);
+    fclose(f);
+    if (n == 0 || n >= max) {
+        log_warn("coach_msg_file %s is %s", path, n == 0 ? "empty" : "too large");
+        return;
+    }
+    /* the size, then the contents moved up behind it */
+    int sz = snprintf(text + head, 16, "%zu ", n);
+    memmove(text + head + sz, text + head + 16, n);
+    text[head + sz + n] = ')';
+    text[head + sz + n + 1] = '\0';
+    ngw_coach_send(g, idx, text);
+}
+
 void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
                       const struct sockaddr_storage *from)
 {
-    (void)len;
     for (int s = 0; s < 2; s++) {
         int idx = s == 0 ? SHM_COACH_LEFT : SHM_COACH_RIGHT;
         const shm_client_sh_t *e = &g->r->client[idx];
@@ -263,8 +303,9 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
             return;
         }
         char buf[NGW_DGRAM_MAX + 1];
-        snprintf(buf, sizeof buf, "%s", text);
-        ngw_coach_datagram(g, idx, buf, strlen(buf) + 1);
+        size_t n = len < NGW_DGRAM_MAX ? len : NGW_DGRAM_MAX;
+        memcpy(buf, text, n);
+        ngw_coach_datagram(g, idx, buf, n);
         return;
     }
     char team[SHM_TEAM_NAME_LEN], coach[SHM_TEAM_NAME_LEN], err[COACH_REPLY_LEN];
@@ -299,8 +340,6 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     }
     shm_client_sh_t *e = &g->r->client[idx];
     memcpy(e->coach_name, coach, sizeof e->coach_name);
-    ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
-    olcoach_window(g, c, g->have_snap ? g->snap.time : 0);
     char msg[32];
     if (version >= 6.0)
         snprintf(msg, sizeof msg, "(init %c ok)", side == SHM_SIDE_LEFT ? 'l' : 'r');
@@ -309,6 +348,7 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     ngw_coach_send(g, idx, msg);
     ngw_client_send_params(g, idx);
     olcoach_welcome(g, idx);
+    olcoach_include(g, idx);
     ngw_coach_log(g, idx, text);
     log_info("a new (v%d) online coach (%s) connected on port %d", (int)version, team,
              e->local_port);

@@ -39,31 +39,28 @@ static int port_starts(const char *t, size_t len, const char *word)
 }
 
 /* ---- team side --------------------------------------------------------------------- */
-/* 0 left, 1 right, -1 with *err set. Caller holds the table lock. */
+/* 0 left, 1 right, -1 with *err set. Caller holds the table lock. The fixed names are
+ * what opponents see; a team may not use one of them (the reference's rule). */
 static int port_team_side(ngw_t *g, const char *team, const char **err)
 {
     shm_team_sh_t *t = g->r->team;
     const char *fixed[2] = { conf_str(&g->conf, SP_fixed_teamname_l),
                              conf_str(&g->conf, SP_fixed_teamname_r) };
     for (int k = 0; k < 2; k++) {
+        if (fixed[k][0] && strcmp(fixed[k], team) == 0) {
+            *err = E_CONFLICT;
+            return -1;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
         if (t[k].used && strcmp(t[k].name, team) == 0)
             return k;
     }
     for (int k = 0; k < 2; k++) {
-        if (!t[k].used && fixed[k][0] && strcmp(fixed[k], team) == 0)
+        if (!t[k].used)
             return k;
     }
-    for (int k = 0; k < 2; k++) {
-        if (t[k].used)
-            continue;
-        if (fixed[k][0]) {
-            *err = E_CONFLICT;
-            continue;
-        }
-        return k;
-    }
-    if (!*err)
-        *err = E_NO_TEAM;
+    *err = E_NO_TEAM;
     return -1;
 }
 

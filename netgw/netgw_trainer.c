@@ -127,7 +127,6 @@ static void trainer_unregistered(ngw_t *g, const char *text)
 void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
                       const struct sockaddr_storage *from)
 {
-    (void)len;
     if (!trainer_allowed(g)) {
         ngw_udp_sendto(p->fd, from, E_NO_COACH_MODE);
         return;
@@ -144,8 +143,9 @@ void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
             return;
         }
         char buf[NGW_DGRAM_MAX + 1];
-        snprintf(buf, sizeof buf, "%s", text);
-        ngw_coach_datagram(g, idx, buf, strlen(buf) + 1);
+        size_t n = len < NGW_DGRAM_MAX ? len : NGW_DGRAM_MAX;
+        memcpy(buf, text, n);
+        ngw_coach_datagram(g, idx, buf, n);
         return;
     }
     if (atomic_load(&e->state) != CLIENT_ST_FREE) {

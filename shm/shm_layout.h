@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  1u
+#define SHM_LAYOUT_VERSION  2u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -319,7 +319,7 @@ typedef struct shm_client_sh {
     int32_t  view_high;            /* 1 high, 0 low */
     int32_t  synch_see;            /* 1 synch-see mode */
     int32_t  gaussian_see;         /* 1 gaussian noise mode */
-    int32_t  compression;          /* zlib level, 0 off */
+    int32_t  compression;          /* zlib level + 1 (1..10) while compressed, 0 plain text */
     int32_t  ear_on[2];            /* complete hearing of our/opp team */
     int32_t  ear_partial[2];       /* partial hearing of our/opp team */
     int32_t  clang_min, clang_max; /* supported CLang versions (0 unknown) */
@@ -383,6 +383,16 @@ typedef struct shm_proc_sh {
     shm_monreq_ring_sh_t monreq;   /* netgw: monitor inits for monitorgw */
 } shm_proc_sh_t;
 
+/* ---- online coaches' allowances: written by the netgw serving that team's coach, kept
+ * over reconnects and gateway restarts (the reference keeps them per team) ---------- */
+typedef struct shm_coach_sh {
+    int32_t  clang_window;         /* coach-language window the allowances belong to + 1;
+                                      0 none yet */
+    int32_t  freeform_said;        /* freeform messages said this game */
+    int32_t  clang_left[8];        /* coach-language messages left in the window, by
+                                      message type - 1 (netgw/clang.h) */
+} shm_coach_sh_t;
+
 /* ---- the region ---------------------------------------------------------------------- */
 typedef struct shm_region_sh {
     shm_header_sh_t      hdr;
@@ -396,6 +406,7 @@ typedef struct shm_region_sh {
     shm_monitor_sh_t     monitor[SHM_MAX_MONITORS];
     shm_snapshot_sh_t    snap[SHM_SNAP_SLOTS];
     shm_event_ring_sh_t  events;
+    shm_coach_sh_t       coach[2];                     /* online coaches, 0 left */
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");

@@ -46,6 +46,7 @@ void sim_referee_set_mode(sim_world_t *w, int pm)
         w->last_toucher = -1;
     if (pm != PM_GOAL_L && pm != PM_GOAL_R)
         sim_world_referee_say(w, playmode_name(pm));
+    sim_keepaway_mode_change(w, pm);
 }
 
 static void place_ball(sim_world_t *w, double x, double y)
@@ -63,6 +64,8 @@ static int normal_end(const sim_world_t *w)
 
 int sim_referee_kick_off(sim_world_t *w)
 {
+    if (sim_keepaway_kick_off(w))
+        return 0;
     if (w->play_mode != PM_BEFORE_KICK_OFF)
         return -1;
     int len = w->half_cycles;
@@ -256,7 +259,7 @@ static void analyse_wait(sim_world_t *w)
     sim_referee_set_mode(w, pm == PM_GOAL_L ? PM_KICK_OFF_R : PM_KICK_OFF_L);
 }
 
-void sim_referee_analyse(sim_world_t *w)
+static void referee_rules(sim_world_t *w)
 {
     int pm = w->play_mode;
     if (pm == PM_BEFORE_KICK_OFF || pm == PM_TIME_OVER)
@@ -275,4 +278,10 @@ void sim_referee_analyse(sim_world_t *w)
         return;
     if (is_set_play(pm) || pm == PM_GOAL_KICK_L || pm == PM_GOAL_KICK_R)
         analyse_set_play(w);
+}
+
+void sim_referee_analyse(sim_world_t *w)
+{
+    referee_rules(w);
+    sim_keepaway_analyse(w); /* last, as the reference's keepaway referee */
 }

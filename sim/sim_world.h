@@ -87,6 +87,14 @@ typedef struct sim_coach {
     int8_t          joined[SHM_MAX_PLAYERS];      /* counted as a member of its team */
 } sim_coach_t;
 
+/* ---- keepaway (sim_keepaway.c) ---------------------------------------------------- */
+typedef struct sim_keepaway {
+    int      episode;              /* 0 until the first play_on */
+    int      keepers, takers;      /* players counted then */
+    int      take_time;            /* cycles a taker has had the ball */
+    double   start_s;              /* monotonic seconds of the first step (keepaway_start) */
+} sim_keepaway_t;
+
 typedef struct sim_world {
     const conf_t   *conf;
     shm_ptypes_sh_t types;          /* heterogeneous types (copy of the region's) */
@@ -117,6 +125,7 @@ typedef struct sim_world {
     int             shutdown;       /* a SHUTDOWN command was received */
     uint64_t        steps;          /* sim steps done */
     sim_coach_t     coach;          /* online coaches and substitutions (sim_coach.c) */
+    sim_keepaway_t  keepaway;       /* keepaway training (sim_keepaway.c) */
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
 } sim_world_t;
@@ -203,6 +212,11 @@ void   sim_move_add_player(sim_world_t *w, int idx);
 void   sim_move_objects(sim_world_t *w);
 /* before_kick_off: shuffle, commit angles, players stand still. */
 void   sim_move_turn_objects(sim_world_t *w);
+
+/* ---- sim_keepaway.c (server::keepaway; hooks of sim_referee.c) ---- */
+int  sim_keepaway_kick_off(sim_world_t *w);           /* 1 if it took the kick-off over */
+void sim_keepaway_mode_change(sim_world_t *w, int pm);
+void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play mode */
 
 /* ---- sim_referee.c ---- */
 void sim_referee_set_mode(sim_world_t *w, int pm);

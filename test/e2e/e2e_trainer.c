@@ -227,3 +227,194 @@ e2e_obj_t *e2e_world_player(e2e_world_t *w, const char *team, int unum)
     }
     return NULL;
 }
+
+/* ---- groups ------------------------------------------------------------------------- */
+#define GROUP_WAIT_MS 3000
+
+void e2e_group_init(e2e_group_t *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+static void group_keep(e2e_client_t *c, const char *msg)
+{
+    if (c->nmsg == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 64;
+        char **m = realloc(c->msg, (size_t)cap * sizeof *m);
+        if (!m)
+            return;
+        c->msg = m;
+        c->cap = cap;
+    }
+    char *copy = strdup(msg);
+    if (copy)
+        c->msg[c->nmsg++] = copy;
+}
+
+/* everything waiting on c's socket, without blocking */
+static void group_read(e2e_client_t *c)
+{
+    static char buf[65536];
+    int from;
+    while (e2e_recv(c->fd, buf, sizeof buf, 0, &from) > 0) {
+        if (c->port == 0)
+            c->port = from;
+        if (strcmp(buf, "(think)") == 0) {
+            if (c->hold)
+                c->thinks++;
+            else
+                e2e_send(c->fd, c->port, "(done)");
+            continue;
+        }
+        group_keep(c, buf);
+    }
+}
+
+void e2e_group_pump(e2e_group_t *g, int ms)
+{
+    double end = e2e_now_ms() + ms;
+    do {
+        for (int i = 0; i < g->n; i++)
+            group_read(&g->c[i]);
+        if (ms > 0)
+            usleep(2000);
+    } while (e2e_now_ms() < end);
+}
+
+e2e_client_t *e2e_group_join(e2e_group_t *g, const char *name, int port, const char *init,
+                             int hold)
+{
+    if (g->n >= E2E_GROUP_MAX)
+        return NULL;
+    e2e_client_t *c = &g->c[g->n];
+    memset(c, 0, sizeof *c);
+    c->fd = e2e_udp_open();
+    if (c->fd < 0)
+        return NULL;
+    c->hold = hold;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    g->n++;
+    e2e_send(c->fd, port, init);
+    double end = e2e_now_ms() + GROUP_WAIT_MS;
+    while (e2e_now_ms() < end) {
+        e2e_group_pump(g, 5);
+        if (e2e_group_count(c, "(init") + e2e_group_count(c, "(reconnect")
+            + e2e_group_count(c, "(error") > 0)
+            return c;
+    }
+    return NULL;
+}
+
+static int group_find(const e2e_client_t *c, const char *prefix)
+{
+    for (int i = 0; i < c->nmsg; i++) {
+        if (strncmp(c->msg[i], prefix, strlen(prefix)) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* drop the first n kept messages */
+static void group_consume(e2e_client_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(c->msg[i]);
+    memmove(c->msg, c->msg + n, (size_t)(c->nmsg - n) * sizeof *c->msg);
+    c->nmsg -= n;
+}
+
+int e2e_group_wait(e2e_group_t *g, e2e_client_t *c, const char *prefix, char *buf,
+                   size_t len, int timeout_ms)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    for (;;) {
+        int i = group_find(c, prefix);
+        if (i >= 0) {
+            snprintf(buf, len, "%s", c->msg[i]);
+            group_consume(c, i + 1);
+            return (int)strlen(buf);
+        }
+        if (e2e_now_ms() >= end)
+            break;
+        e2e_group_pump(g, 5);
+    }
+    if (len)
+        buf[0] = '\0';
+    return 0;
+}
+
+int e2e_group_cmd(e2e_group_t *g, e2e_client_t *c, const char *cmd, char *buf, size_t len)
+{
+    e2e_send(c->fd, c->port, cmd);
+    return e2e_group_reply(g, c, buf, len);
+}
+
+int e2e_group_reply(e2e_group_t *g, e2e_client_t *c, char *buf, size_t len)
+{
+    static const char *const replies[] = { "(ok ", "(error ", "(warning " };
+    double end = e2e_now_ms() + GROUP_WAIT_MS;
+    while (e2e_now_ms() < end) {
+        e2e_group_pump(g, 5);
+        int best = -1, kind = -1;
+        for (int k = 0; k < 3; k++) {
+            int i = group_find(c, replies[k]);
+            if (i >= 0 && (best < 0 || i < best)) {
+                best = i;
+                kind = k;
+            }
+        }
+        if (best >= 0) {
+            snprintf(buf, len, "%s", c->msg[best]);
+            group_consume(c, best + 1);
+            return kind == 0 ? 0 : -1;
+        }
+    }
+    if (len)
+        buf[0] = '\0';
+    return -1;
+}
+
+static int group_think(e2e_group_t *g, e2e_client_t *h)
+{
+    double end = e2e_now_ms() + GROUP_WAIT_MS;
+    while (h->thinks == 0 && e2e_now_ms() < end)
+        e2e_group_pump(g, 2);
+    return h->thinks > 0 ? 0 : -1;
+}
+
+int e2e_group_step(e2e_group_t *g, e2e_client_t *holder, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (group_think(g, holder) < 0)
+            return -1;
+        holder->thinks--;
+        e2e_send(holder->fd, holder->port, "(done)");
+        if (group_think(g, holder) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int e2e_group_count(const e2e_client_t *c, const char *prefix)
+{
+    int n = 0;
+    for (int i = 0; i < c->nmsg; i++)
+        n += strncmp(c->msg[i], prefix, strlen(prefix)) == 0;
+    return n;
+}
+
+void e2e_group_clear(e2e_client_t *c)
+{
+    group_consume(c, c->nmsg);
+}
+
+void e2e_group_close(e2e_group_t *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        e2e_group_clear(&g->c[i]);
+        free(g->c[i].msg);
+        if (g->c[i].fd >= 0)
+            close(g->c[i].fd);
+    }
+    g->n = 0;
+}

@@ -69,6 +69,65 @@ int  e2e_trainer_look(e2e_trainer_t *t, e2e_world_t *w);
 /* Turn the eye on (once) and wait for n see_global messages; w gets the last one. */
 int  e2e_trainer_wait_cycles(e2e_trainer_t *t, int n, e2e_world_t *w);
 
+/* ---- groups: several clients of a synch-mode server stepped one cycle at a time ----
+ * Every datagram a member receives is kept in order; a (think) is answered with (done)
+ * at once, except a holding member's: the server then waits for it, so between two
+ * e2e_group_step() calls the world stands still at a known cycle and what members send
+ * meanwhile is received in that cycle. Start the server with server::synch_mode=true
+ * and a long server::synch_timeout.
+ *
+ *     e2e_group_t g;
+ *     e2e_group_init(&g);
+ *     e2e_client_t *h = e2e_group_join(&g, "A1", s.port, "(init TeamA (version 19))", 1);
+ *     e2e_client_t *c = e2e_group_join(&g, "coach", s.olcoach_port, "(init TeamA (version 19))", 0);
+ *     e2e_group_step(&g, h, 1);
+ *     e2e_group_cmd(&g, c, "(say (freeform \"hi\"))", buf, sizeof buf);   // "(ok say)"
+ *     e2e_group_step(&g, h, 1);
+ *     e2e_group_wait(&g, h, "(hear 0 online_coach_left", buf, sizeof buf, 2000);
+ */
+#define E2E_GROUP_MAX 32
+
+typedef struct e2e_client {
+    int    fd;
+    int    port;               /* the server's socket for it (from its first reply) */
+    int    hold;               /* its (think)s wait for e2e_group_step() */
+    int    thinks;             /* (think)s not yet answered */
+    char   name[16];
+    char **msg;                /* datagrams received and not yet consumed, in order */
+    int    nmsg, cap;
+} e2e_client_t;
+
+typedef struct e2e_group {
+    e2e_client_t c[E2E_GROUP_MAX];
+    int          n;
+} e2e_group_t;
+
+void e2e_group_init(e2e_group_t *g);
+/* A new member: sends init to port, waits for a reply starting with "(init", "(reconnect"
+ * or "(error" (kept in its messages: read it with e2e_group_wait). NULL on timeout. */
+e2e_client_t *e2e_group_join(e2e_group_t *g, const char *name, int port, const char *init,
+                             int hold);
+/* Read what arrives for ms milliseconds (answering (think)s). */
+void e2e_group_pump(e2e_group_t *g, int ms);
+/* The first kept message of c starting with prefix within timeout_ms: copied into buf,
+ * it and every message before it are consumed. Its length, 0 on timeout. */
+int  e2e_group_wait(e2e_group_t *g, e2e_client_t *c, const char *prefix, char *buf,
+                    size_t len, int timeout_ms);
+/* Send cmd on c's socket and wait for the first "(ok ", "(error " or "(warning ".
+ * 0 for an ok, -1 otherwise (the reply in buf, "" on timeout). */
+int  e2e_group_cmd(e2e_group_t *g, e2e_client_t *c, const char *cmd, char *buf, size_t len);
+/* The same without sending: the next reply of c (one the sim decides comes a step
+ * after the command). */
+int  e2e_group_reply(e2e_group_t *g, e2e_client_t *c, char *buf, size_t len);
+/* n cycles: answer the holder's waiting (think), then wait for its next one. 0 or -1. */
+int  e2e_group_step(e2e_group_t *g, e2e_client_t *holder, int n);
+/* Kept messages of c starting with prefix (not consumed). */
+int  e2e_group_count(const e2e_client_t *c, const char *prefix);
+/* Forget c's kept messages. */
+void e2e_group_clear(e2e_client_t *c);
+/* Close every member. */
+void e2e_group_close(e2e_group_t *g);
+
 /* Parse a v7+ (see_global T ...) or (ok look T ...) message. 0 or -1. */
 int  e2e_parse_visual(const char *msg, e2e_world_t *w);
 /* A player of a parsed world by team name and number; NULL if absent. */

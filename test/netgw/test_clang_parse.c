@@ -294,6 +294,13 @@ Test(clang_parse, regions)
     reg("\"r2\"", "\"r2\"");
     reg("(tri (pt 1 1) (pt 2 2) (pt 3 3))", "(tri (pt 1 1) (pt 2 2) (pt 3 3))");
     reg("(rec (pt 1 1) (pt 2 2))", "(rec (pt 1 1) (pt 2 2))");
+    /* the reference's builder closes a union by taking every region on top of its one
+     * stack, so an inner (reg ...) also takes the regions written before it in the
+     * enclosing lists: (reg A (reg B) C) becomes (reg (reg A B) C) */
+    reg("(reg (null) (reg (pt 1 1)) \"r\")", "(reg (reg (null) (pt 1 1)) \"r\")");
+    reg("(reg (reg \"a\") \"b\" (reg \"c\" (reg \"d\")) \"e\")",
+        "(reg (reg (reg (reg \"a\") \"b\" \"c\" \"d\")) \"e\")");
+    reg("(reg (reg (null)))", "(reg (reg (null)))");
     refused("(say (advice (1 (true) (do our {1} (pos (quad (pt 1 1) (pt 2 2) (pt 3 3)))))))",
             "offset 72: expected a point, found ')'");
     refused("(say (advice (1 (true) (do our {1} (pos (circle 3))))))",

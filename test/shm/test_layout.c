@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 1u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 2u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 216);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -309,7 +309,7 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 3289984);
+    PIN_SIZE(shm_region_sh_t, 3290064);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 216);
     PIN_OFF(shm_region_sh_t, ptypes, 67808);
@@ -321,4 +321,13 @@ Test(layout, region)
     PIN_OFF(shm_region_sh_t, monitor, 1864048);
     PIN_OFF(shm_region_sh_t, snap, 1874288);
     PIN_OFF(shm_region_sh_t, events, 2175856);
+    PIN_OFF(shm_region_sh_t, coach, 3289984);
+}
+
+Test(layout, coach)
+{
+    PIN_SIZE(shm_coach_sh_t, 40);
+    PIN_OFF(shm_coach_sh_t, clang_window, 0);
+    PIN_OFF(shm_coach_sh_t, freeform_said, 4);
+    PIN_OFF(shm_coach_sh_t, clang_left, 8);
 }

@@ -70,8 +70,13 @@ static void player_datagram(e2e_ref_client_t *c, const char *d)
 {
     int t;
     char msg[256];
-    if (sscanf(d, "(hear %d referee %255[^)])", &t, msg) == 2)
+    if (sscanf(d, "(hear %d referee %255[^)])", &t, msg) == 2) {
         append(c->heard, sizeof c->heard, -1, msg);
+    } else if (strncmp(d, "(sense_body ", 12) == 0) {
+        size_t n = strlen(d) < sizeof c->body - 1 ? strlen(d) : sizeof c->body - 1;
+        memcpy(c->body, d, n);
+        c->body[n] = '\0';
+    }
 }
 
 /* read until (think); 0, or -1 after REF_WAIT_MS without one */
@@ -220,6 +225,11 @@ int e2e_ref_cycle(e2e_ref_t *m)
         return -1;
     }
     for (int i = 0; i < m->np; i++) {
+        if (m->pl[i].gone) {
+            while (e2e_recv(m->pl[i].fd, rbuf, sizeof rbuf, 0, NULL) > 0)
+                player_datagram(&m->pl[i], rbuf);
+            continue;
+        }
         if (wait_think(m, &m->pl[i]) < 0) {
             fprintf(stderr, "e2e_ref: no (think) for player %d\n", i);
             return -1;

@@ -34,6 +34,8 @@ typedef struct e2e_ref_client {
     char cmd[E2E_REF_CMDS][256]; /* queued for the next cycle */
     int  ncmd;
     char heard[512];             /* referee messages of the last cycle, "msg;" each */
+    char body[2048];             /* the last sense_body */
+    int  gone;                   /* sent off: not waited for any more */
 } e2e_ref_client_t;
 
 typedef struct e2e_ref {

@@ -136,6 +136,8 @@ int e2e_ref_stop(e2e_ref_t *m)
         close(m->t.fd);
     m->np = 0;
     m->t.fd = -1;
+    if (m->s.pid <= 0) /* it exited by itself (e2e_ref_finish) */
+        return 0;
     return e2e_server_stop(&m->s);
 }
 
@@ -256,6 +258,34 @@ int e2e_ref_until(e2e_ref_t *m, int pm, int max)
             return i;
     }
     return -1;
+}
+
+static void answer_thinks(e2e_ref_t *m, e2e_ref_client_t *c)
+{
+    while (e2e_recv(c->fd, rbuf, sizeof rbuf, 0, NULL) > 0) {
+        if (strcmp(rbuf, "(think)") == 0)
+            e2e_send(c->fd, c->port, "(done)");
+        else if (c == &m->t)
+            trainer_datagram(m, rbuf);
+    }
+}
+
+int e2e_ref_finish(e2e_ref_t *m, int timeout_ms, char *out, size_t outlen)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    send_all(&m->t); /* the (think) of the last cycle is still unanswered */
+    for (int i = 0; i < m->np; i++)
+        send_all(&m->pl[i]);
+    while (e2e_now_ms() < end) {
+        answer_thinks(m, &m->t);
+        for (int i = 0; i < m->np; i++)
+            answer_thinks(m, &m->pl[i]);
+        int st = e2e_server_wait(&m->s, 0, out, outlen);
+        if (st != -2)
+            return st;
+        usleep(2000);
+    }
+    return e2e_server_wait(&m->s, 1, out, outlen);
 }
 
 e2e_obj_t *e2e_ref_obj(e2e_ref_t *m, int i)

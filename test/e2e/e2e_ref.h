@@ -69,6 +69,9 @@ int  e2e_ref_cycle(e2e_ref_t *m);
 int  e2e_ref_cycles(e2e_ref_t *m, int n);
 /* Cycles until the play mode is pm, at most max; the number done, -1 if never. */
 int  e2e_ref_until(e2e_ref_t *m, int pm, int max);
+/* Keep answering every (think) until the server exits by itself (auto mode), at most
+ * timeout_ms; its output goes to out. Returns its exit status (see e2e_server_wait). */
+int  e2e_ref_finish(e2e_ref_t *m, int timeout_ms, char *out, size_t outlen);
 /* Player i in the last see_global (NULL if not on the field). */
 e2e_obj_t *e2e_ref_obj(e2e_ref_t *m, int i);
 /* Trainer moves: a player with its body direction, at rest; the ball with a velocity. */

@@ -19,6 +19,7 @@
 #define SIM_REAP_SLICE_NS    100000000LL /* longest sleep between child checks: 100 ms */
 #define SIM_RESTART_GAP_NS   200000000LL /* at most 5 restarts per second per gateway */
 #define SIM_STOP_WAIT_MS     2000   /* children get this long after SIGTERM */
+#define SIM_SYNCH_TIME0_NS   50000000LL  /* synch mode: shortest cycle while time is 0 */
 
 /* one gateway child */
 typedef struct sim_gw {

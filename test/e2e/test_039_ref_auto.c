@@ -4,11 +4,18 @@
  * game_over_wait steps, prints the result block and exits with status 0. One match is
  * won by a goal of a simple left striker; a match of 22 players standing still is level
  * after normal time, goes through both extra halves and a shoot-out that every attempt
- * misses, and ends with the coin toss (pen_random_winner). */
+ * misses, and ends with the coin toss (pen_random_winner). And the server starting both
+ * teams itself (team_l_start, team_r_start: two rcss-demoteam programs, real time),
+ * stopping them with SIGINT at the end. */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "e2e_ref.h"
 #include "playmode.h"
@@ -150,4 +157,48 @@ Test(ref_auto, level_match_extra_time_penalties_coin_toss, .timeout = 240)
     cr_expect(strstr(out, side == 'l' ? "\tCoin Toss Winner: Left Team\n"
                                       : "\tCoin Toss Winner: Right Team\n"), "%s", out);
     e2e_ref_stop(&m);
+}
+
+/* a free UDP port on 127.0.0.1 (released for the server) */
+static int free_port(void)
+{
+    int fd = e2e_udp_open();
+    struct sockaddr_in a;
+    socklen_t l = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &l);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+Test(ref_auto, server_starts_the_teams, .timeout = 120)
+{
+    const char *bin = getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin";
+    int port = free_port();
+    char a_port[64], a_left[600], a_right[600];
+    snprintf(a_port, sizeof a_port, "server::port=%d", port);
+    snprintf(a_left, sizeof a_left, "exec %s/rcss-demoteam %d TeamL", bin, port);
+    snprintf(a_right, sizeof a_right, "exec %s/rcss-demoteam %d TeamR", bin, port);
+    /* a value with blanks as its own argument (it is single-quoted when the arguments
+     * are joined, spec monitor-log-coach.md 6.2); this port replaces the harness's */
+    const char *args[] = { a_port, "server::team_l_start", "=", a_left,
+                           "server::team_r_start", "=", a_right, "server::auto_mode=true",
+                           "server::half_time=2", "server::kick_off_wait=5",
+                           "server::game_over_wait=5", "server::nr_extra_halfs=0",
+                           "server::penalty_shoot_outs=false", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    int st = e2e_server_wait(&s, 60000, out, sizeof out);
+    cr_expect_eq(st, 0, "%s", out);
+    char want[700];
+    snprintf(want, sizeof want, "Starting \"/bin/sh -c exec %s/rcss-demoteam %d TeamL\"\n", bin, port);
+    const char *l = strstr(out, want);
+    snprintf(want, sizeof want, "Starting \"/bin/sh -c exec %s/rcss-demoteam %d TeamR\"\n", bin, port);
+    const char *r = strstr(out, want);
+    cr_expect(l && r && l < r, "both started, the left first: %s", out);
+    /* the right team only once the left one is there */
+    const char *lc = strstr(out, "TeamL 1 connected");
+    cr_expect(lc && r && lc < r, "%s", out);
+    cr_expect(strstr(out, "Kick_off_left\n") && strstr(out, "Kick_off_right\n"), "%s", out);
+    cr_expect_eq(count(out, "\nKilling "), 2, "both stopped at the end: %s", out);
+    cr_expect(strstr(out, "\t'TeamL' vs 'TeamR'\n\tScore: "), "%s", out);
 }

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "e2e_ref.h"
 #include "playmode.h"
@@ -121,4 +122,52 @@ Test(ref_kickoff, start_only_at_a_half_boundary, .timeout = 60)
     cr_expect_eq(m.time, t + 1);
     cr_expect_str_eq(m.heard, "");
     cr_expect_eq(e2e_ref_stop(&m), 0);
+}
+
+/* every kind of client gets the referee's messages in its own form (spec player-sim.md
+ * 1.6, monitor-log-coach.md 1.5, 4.6): players (hear T referee MSG) at every version,
+ * the trainer (hear referee T MSG), online coaches (hear T referee MSG), monitors
+ * (msg T 1 "(referee MSG)") with send_comms */
+static char mbuf[65536];
+
+static int client(const e2e_server_t *s, int port, const char *init, const char *reply)
+{
+    int fd = e2e_udp_open();
+    e2e_send(fd, port, init);
+    cr_assert_gt(e2e_recv_prefix(fd, reply, mbuf, sizeof mbuf, 2000, NULL), 0, "%s", init);
+    (void)s;
+    return fd;
+}
+
+static void heard(int fd, const char *prefix, const char *want)
+{
+    cr_expect_gt(e2e_recv_prefix(fd, prefix, mbuf, sizeof mbuf, 3000, NULL), 0, "%s", want);
+    cr_expect_str_eq(mbuf, want);
+}
+
+Test(ref_kickoff, messages_reach_every_client, .timeout = 60)
+{
+    const char *args[] = { "server::coach_w_referee=true", "server::send_comms=true", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    int p19 = client(&s, s.port, "(init A (version 19))", "(init ");
+    int p5 = client(&s, s.port, "(init B (version 5))", "(init ");
+    int oc = client(&s, s.olcoach_port, "(init A (version 19))", "(init ");
+    int mon = client(&s, s.port, "(dispinit version 3)", "(server_param ");
+    e2e_trainer_t t19;
+    cr_assert_eq(e2e_trainer_connect(&t19, &s, 19), 0);
+    cr_assert_eq(e2e_trainer_cmd(&t19, "(ear on)"), 0);
+    usleep(300000);
+    cr_assert_eq(e2e_trainer_change_mode(&t19, "play_on"), 0);
+    heard(p19, "(hear ", "(hear 0 referee play_on)");
+    heard(p5, "(hear ", "(hear 0 referee play_on)");
+    heard(oc, "(hear ", "(hear 0 referee play_on)");
+    heard(t19.fd, "(hear ", "(hear referee 0 play_on)");
+    heard(mon, "(msg ", "(msg 0 1 \"(referee play_on)\")");
+    e2e_trainer_close(&t19);
+    close(p19);
+    close(p5);
+    close(oc);
+    close(mon);
+    cr_expect_eq(e2e_server_stop(&s), 0);
 }

@@ -136,6 +136,58 @@ Test(ref_match, right_team_early_win_ends_at_once, .timeout = 10)
     cr_expect_eq(w.pen_miss[0], 1);
 }
 
+Test(ref_match, second_kick_when_not_allowed, .timeout = 10)
+{
+    const char *sets[] = { "server", "nr_extra_halfs", "0", "server", "pen_allow_mult_kicks",
+                           "false", NULL };
+    ref_world(&w, sets);
+    for (int k = 0; k < 2; k++) {
+        sim_player_t *p = test_player(&w, k ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT, 1,
+                                      k ? 21.0 : -21.0, 0.0, 0.0);
+        p->sh.goalie = 1;
+        test_player(&w, k ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT, 2, k ? 22.0 : -22.0, 0.0, 0.0);
+    }
+    ref_mode(&w, PM_PLAY_ON);
+    w.time = 5999;
+    sim_step(&w);
+    int t = until_ready(), k = t == SHM_SIDE_LEFT ? 0 : 1;
+    cr_assert_neq(t, 0);
+    ref_log[0] = '\0';
+    pen_kick(t, 2);
+    cr_expect_eq(w.play_mode, t == SHM_SIDE_LEFT ? PM_PENALTY_TAKEN_L : PM_PENALTY_TAKEN_R);
+    sim_step(&w);
+    pen_kick(t, 2); /* the same taker again, a cycle later */
+    char want[128];
+    snprintf(want, sizeof want, "penalty_taken_%c;penalty_foul_%c;penalty_miss_%c;",
+             k ? 'r' : 'l', k ? 'r' : 'l', k ? 'r' : 'l');
+    cr_expect_str_eq(ref_log, want);
+}
+
+Test(ref_match, misplaced_players_without_the_coach_moving_them, .timeout = 10)
+{
+    const char *sets[] = { "server", "nr_extra_halfs", "0", "server",
+                           "pen_coach_moves_players", "false", NULL };
+    ref_world(&w, sets);
+    for (int k = 0; k < 2; k++) {
+        sim_player_t *p = test_player(&w, k ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT, 1,
+                                      k ? 21.0 : -21.0, 0.0, 0.0);
+        p->sh.goalie = 1;
+        test_player(&w, k ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT, 2, k ? 22.0 : -22.0, 0.0, 0.0);
+    }
+    ref_mode(&w, PM_PLAY_ON);
+    w.time = 5999;
+    sim_step(&w);
+    int t = w.ref.pen_taker, k = t == SHM_SIDE_LEFT ? 0 : 1;
+    /* the setup wait (70) runs out with the taker 20 m from the ball and his goalie in
+     * the field: the taking team's foul, a miss */
+    ref_log[0] = '\0';
+    for (int i = 0; i < 80 && ref_log[0] == '\0'; i++)
+        sim_step(&w);
+    char want[128];
+    snprintf(want, sizeof want, "penalty_foul_%c;penalty_miss_%c;", k ? 'r' : 'l', k ? 'r' : 'l');
+    cr_expect_str_eq(ref_log, want);
+}
+
 /* ---- auto mode ---------------------------------------------------------------------- */
 Test(ref_match, auto_mode_counters, .timeout = 10)
 {

@@ -7,6 +7,9 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
 #include "conf.h"
 #include "shm.h"
 #include "sim_world.h"
@@ -16,6 +19,7 @@
 #define SIM_REAP_SLICE_NS    100000000LL /* longest sleep between child checks: 100 ms */
 #define SIM_RESTART_GAP_NS   200000000LL /* at most 5 restarts per second per gateway */
 #define SIM_STOP_WAIT_MS     2000   /* children get this long after SIGTERM */
+#define SIM_SYNCH_TIME0_NS   50000000LL  /* synch mode: shortest cycle while time is 0 */
 
 /* one gateway child */
 typedef struct sim_gw {
@@ -31,6 +35,7 @@ typedef struct sim_proc {
     int       spawn;                /* 0 under systemd: nothing is started */
     int       n;                    /* children: netgw 0..n-2, monitorgw last */
     sim_gw_t  gw[SHM_MAX_GATEWAYS + 1];
+    pid_t     team[2];              /* team_l_start / team_r_start children, 0 none */
 } sim_proc_t;
 
 typedef struct sim {
@@ -43,6 +48,10 @@ typedef struct sim {
     uint64_t      slot;             /* clock slot k of the last step (deadline epoch + k*step) */
     int64_t       last_step_ns;     /* when the last step ran */
     uint64_t      skipped;          /* clock slots dropped because the sim fell behind */
+    time_t        start_time;       /* wall clock at start (the result block) */
+    uint32_t      kick_offs_said;   /* kick-offs already announced on stdout */
+    int           game_over;        /* auto mode: game_over_wait elapsed */
+    int           team_started[2];  /* team_l_start / team_r_start were run */
 } sim_t;
 
 /* set by the signal handler only; the loop acts on it */
@@ -76,6 +85,16 @@ int  sim_proc_start(sim_proc_t *p);
 void sim_proc_reap(sim_proc_t *p);
 /* SIGTERM every child, wait up to SIM_STOP_WAIT_MS, then SIGKILL. */
 void sim_proc_stop(sim_proc_t *p);
+/* Start team k's command (server::team_l_start / team_r_start) with /bin/sh -c, as the
+ * reference does; the pid is kept in p->team[k]. */
+void sim_proc_start_team(sim_proc_t *p, int k, const char *cmd);
+/* SIGINT to each team child still running, then wait up to 1 s for it. */
+void sim_proc_kill_teams(sim_proc_t *p);
+
+/* ---- sim_result.c ---- */
+/* The closing line (why) and the match result block, as the reference prints them. */
+void sim_result_print(FILE *out, const char *why, const sim_world_t *w,
+                      const shm_region_sh_t *r, time_t start);
 
 /* ---- sim_publish.c ---- */
 /* Event sink for the world: appends to the region's event ring (ctx = region). */

@@ -51,11 +51,17 @@ void sim_clock_wait_until(sim_t *s, int64_t t_ns)
 int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
 {
     int n = 0, done = 1;
+    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
+    /* the sim's own newest snapshot: a player sent off (red card, discard) is not waited
+     * for, as the reference waits only for enabled players */
+    const shm_snapshot_sh_t *snap = pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         const shm_client_sh_t *c = &r->client[i];
         if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
             continue;
         if (i >= SHM_MAX_PLAYERS && !c->eye_on) /* coaches are waited for with the eye on */
+            continue;
+        if (i < SHM_MAX_PLAYERS && snap && !snap->player[i].enabled && snap->player[i].card == 2)
             continue;
         n++;
         if (atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
@@ -78,6 +84,19 @@ static void wait_real_time(sim_t *s)
     s->slot = k;
 }
 
+/* the first client index sim_clock_all_done is still waiting for (-1 none) */
+static int first_late(const shm_region_sh_t *r, uint64_t step)
+{
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        const shm_client_sh_t *c = &r->client[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) == CLIENT_ST_ACTIVE
+            && (i < SHM_MAX_PLAYERS || c->eye_on)
+            && atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
+            return i;
+    }
+    return -1;
+}
+
 static void wait_synch(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
@@ -93,11 +112,18 @@ static void wait_synch(sim_t *s)
             sim_clock_wait_until(s, s->last_step_ns + s->step_ns);
             return;
         }
-        if (done)
+        if (done) {
+            /* while the game time is 0 each cycle lasts at least 50 ms, as the reference
+             * delays each (think) then, so that the other clients can connect before
+             * auto mode's connect_wait runs out (spec player-sim.md 7.3) */
+            if (s->world.time <= 0)
+                sim_clock_wait_until(s, s->last_step_ns + SIM_SYNCH_TIME0_NS);
             return;
+        }
         int64_t now = shm_now_ns();
         if (now - start >= timeout) {
-            log_info("someone missed a cycle (step %llu)", (unsigned long long)step);
+            log_info("someone missed a cycle (step %llu, first late client %d)",
+                     (unsigned long long)step, first_late(r, step));
             return;
         }
         if (now - last_reap >= SIM_REAP_SLICE_NS) {

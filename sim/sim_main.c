@@ -147,6 +147,54 @@ static void copy_teams(sim_t *s)
     }
 }
 
+static int connected_players(const shm_region_sh_t *r)
+{
+    int n = 0;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        if (atomic_load_explicit(&r->client[i].state, memory_order_acquire) == CLIENT_ST_ACTIVE
+            && r->client[i].kind == CLIENT_KIND_PLAYER)
+            n++;
+    }
+    return n;
+}
+
+/* the team commands run while the ball is not in play; the right one once the left
+ * team is there (Stadium::startTeams) */
+static void start_teams(sim_t *s)
+{
+    const char *l = conf_str(&s->conf, SP_team_l_start), *r = conf_str(&s->conf, SP_team_r_start);
+    if (s->world.play_mode == PM_PLAY_ON)
+        return;
+    if (!s->team_started[0] && l[0]) {
+        s->team_started[0] = 1;
+        sim_proc_start_team(&s->proc, 0, l);
+    }
+    if (!s->team_started[1] && r[0] && s->world.team[0][0]) {
+        s->team_started[1] = 1;
+        sim_proc_start_team(&s->proc, 1, r);
+    }
+}
+
+/* after each step: team commands, auto mode, the lines the reference prints */
+static void sim_match_flow(sim_t *s)
+{
+    start_teams(s);
+    int f = sim_referee_auto(&s->world, connected_players(s->shm.r));
+    if (f & SIM_AUTO_SAY_KICK_OFF)
+        puts("Waiting to kick off");
+    if (f & SIM_AUTO_SAY_CONNECT)
+        puts("Waiting for players to connect");
+    if (s->world.ref.kick_offs != s->kick_offs_said) {
+        s->kick_offs_said = s->world.ref.kick_offs;
+        puts(s->world.ref.kick_off_last == SHM_SIDE_LEFT ? "Kick_off_left" : "Kick_off_right");
+    }
+    if (f & SIM_AUTO_SAY_END)
+        puts("Waiting after end of match");
+    if (f & SIM_AUTO_GAME_OVER)
+        s->game_over = 1;
+    fflush(stdout);
+}
+
 /* one cycle: clients, commands, step, publish */
 static void sim_turn(sim_t *s)
 {
@@ -156,6 +204,7 @@ static void sim_turn(sim_t *s)
     copy_teams(s);
     sim_cmd_drain(&s->world, r);
     sim_step(&s->world);
+    sim_match_flow(s);
     if (s->world.play_mode != pm)
         log_debug("time %d: %s", s->world.time, playmode_name(s->world.play_mode));
     sim_publish(&s->world, r);
@@ -168,7 +217,7 @@ static void sim_run(sim_t *s)
     log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
              s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
              conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
-    while (!sim_stop_flag && !s->world.shutdown) {
+    while (!sim_stop_flag && !s->world.shutdown && !s->game_over) {
         sim_clock_wait_next(s);
         if (sim_stop_flag)
             break;
@@ -176,10 +225,20 @@ static void sim_run(sim_t *s)
     }
 }
 
+/* Stadium::finalize: the team commands stopped, the result printed */
+static void sim_finalize(sim_t *s)
+{
+    const char *why = s->game_over ? "Game Over. Exiting..."
+                      : sim_stop_flag ? "Server Killed. Exiting..." : "Quit Server. Exiting...";
+    sim_proc_kill_teams(&s->proc);
+    sim_result_print(stdout, why, &s->world, s->shm.r, s->start_time);
+}
+
 static void sim_shutdown(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     log_info("shutting down at time %d", s->world.time);
+    sim_finalize(s);
     atomic_store(&r->hdr.shutdown, 1);
     for (uint32_t g = 0; g < SHM_MAX_GATEWAYS; g++)
         shm_sem_post(&r->netgw[g].cycle_sem);
@@ -195,6 +254,7 @@ int main(int argc, char **argv)
     log_init("rcssserver", LOG_INFO);
     if (sim_conf(&sim, argc, argv) < 0)
         return 1;
+    sim.start_time = time(NULL);
     sim_banner(&sim);
     sim_signals();
     if (sim_region(&sim) < 0)

@@ -126,6 +126,10 @@ int sim_proc_start(sim_proc_t *p)
 
 static sim_gw_t *find_pid(sim_proc_t *p, pid_t pid)
 {
+    for (int k = 0; k < 2; k++) { /* a team command that ended */
+        if (p->team[k] == pid)
+            p->team[k] = 0;
+    }
     for (int i = 0; i < p->n; i++) {
         if (atomic_load(&p->gw[i].slot->pid) == pid)
             return &p->gw[i];
@@ -215,5 +219,44 @@ void sim_proc_stop(sim_proc_t *p)
         signal_all(p, SIGKILL);
         for (int ms = 0; ms < 1000 && any_alive(p); ms += 10)
             usleep(10000);
+    }
+}
+
+/* ---- team start commands (server::team_l_start, team_r_start) ------------------------- */
+void sim_proc_start_team(sim_proc_t *p, int k, const char *cmd)
+{
+    printf("Starting \"/bin/sh -c %s\"\n", cmd);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        log_err("fork() failed: %s", strerror(errno));
+        return;
+    }
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        fprintf(stderr, "cannot execute \"/bin/sh -c %s\": %s\n", cmd, strerror(errno));
+        _exit(127);
+    }
+    p->team[k] = pid;
+}
+
+void sim_proc_kill_teams(sim_proc_t *p)
+{
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = p->team[k];
+        if (pid <= 0)
+            continue;
+        kill(pid, SIGINT);
+        printf("Killing %d\n", (int)pid);
+        fflush(stdout);
+        int st;
+        for (int ms = 0; ms < 1000 && waitpid(pid, &st, WNOHANG) == 0; ms += 10)
+            usleep(10000);
+        p->team[k] = 0;
     }
 }

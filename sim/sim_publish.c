@@ -15,6 +15,8 @@ static uint32_t player_state(const sim_player_t *p)
         st |= SIM_ST_GOALIE;
     if (s->tackle_expires > 0)
         st |= SIM_ST_TACKLE;
+    if (s->foul_charged > 0)
+        st |= SIM_ST_FOUL_CHARGED;
     if (s->card == 1)
         st |= SIM_ST_YELLOW_CARD;
     else if (s->card == 2)

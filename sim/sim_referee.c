@@ -1,22 +1,71 @@
-/* sim_referee.c -- the referee (spec player-sim.md 6): play-mode changes with their
- * announcements, kick-off, set plays switching to play_on, goals, ball out of play
- * (kick-in, corner, goal kick), half time and time up. Not yet: offside, fouls, back
- * pass, catch fault, extra time, penalty shoot-out, auto mode, player relocation. */
+/* sim_referee.c -- the referee's core (spec player-sim.md 6): play-mode changes with
+ * their announcements, ball placement, kick-off, drop ball, cards, and the dispatch of
+ * every physics hook and every analysis to the referees of sim_ref_*.c in the order
+ * rcssserver 19 runs them (time, ball stuck, offside, set plays, touch line, goalie,
+ * fouls, illegal defense, penalty shoot-out). With server::coach=true and no
+ * coach_w_referee there is no referee: modes change only when someone says so. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim_world.h"
 #include "playmode.h"
 
-#define GOAL_POST_R    0.06
-#define GOAL_KICK_X    47.0
-#define GOAL_KICK_Y    9.16
-
 static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }
+static int    ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }
 
 static int pm_in(int pm, int a, int b) { return pm >= a && pm <= b; }
 
-int sim_referee_is_stoppage(int pm)
+/* seconds of server::half_time / extra_half_time in cycles, rounded as the reference */
+static int half_cycles(const sim_world_t *w, param_id_t id)
+{
+    int step = ci(w, SP_simulator_step);
+    return step > 0 ? (int)(cr(w, id) * 1000.0 / step + 0.5) : 0;
+}
+
+void sim_referee_init(sim_world_t *w)
+{
+    sim_ref_t *r = &w->ref;
+    memset(r, 0, sizeof *r);
+    r->enabled = !(conf_bool(w->conf, SP_coach) && !conf_bool(w->conf, SP_coach_w_referee));
+    r->half_cycles = half_cycles(w, SP_half_time);
+    r->extra_cycles = half_cycles(w, SP_extra_half_time);
+    r->kick_off_side = SHM_SIDE_LEFT;
+    r->off_kick_time = r->off_kick_stoppage = -1;
+    r->fk_timer = -1;
+    r->fk_taker = r->touched = r->indirect_kicker = -1;
+    r->bp_last = r->bp_before = -1;
+    r->pen_timer = -1;
+    r->pen_last_taker = -1;
+    r->ill_kick_time = -1;
+    r->kick_off_wait = ci(w, SP_kick_off_wait) > 0 ? ci(w, SP_kick_off_wait) : 0;
+    r->connect_wait = ci(w, SP_connect_wait) > 0 ? ci(w, SP_connect_wait) : 0;
+    r->game_over_wait = ci(w, SP_game_over_wait);
+}
+
+rng_t *sim_ref_rng(sim_world_t *w)
+{
+    return &w->rng_ref;
+}
+
+/* ---- small facts ---------------------------------------------------------------- */
+int sim_ref_is_penalty(int pm)
+{
+    return pm_in(pm, PM_PENALTY_SETUP_L, PM_PENALTY_SCORE_R);
+}
+
+int sim_ref_fk_mode(int pm)
+{
+    return pm_in(pm, PM_KICK_OFF_L, PM_FREE_KICK_R) || pm == PM_CORNER_KICK_L
+           || pm == PM_CORNER_KICK_R || pm == PM_INDIRECT_FREE_KICK_L
+           || pm == PM_INDIRECT_FREE_KICK_R;
+}
+
+int sim_ref_goal_kick(int pm)
+{
+    return pm == PM_GOAL_KICK_L || pm == PM_GOAL_KICK_R;
+}
+
+int sim_ref_stoppage(int pm)
 {
     return pm == PM_GOAL_L || pm == PM_GOAL_R || pm == PM_OFFSIDE_L || pm == PM_OFFSIDE_R
            || pm_in(pm, PM_FOUL_CHARGE_L, PM_FOUL_PUSH_R)
@@ -24,16 +73,56 @@ int sim_referee_is_stoppage(int pm)
            || pm == PM_ILLEGAL_DEFENSE_L || pm == PM_ILLEGAL_DEFENSE_R;
 }
 
-int sim_referee_kick_allowed(int pm)
+int sim_referee_is_stoppage(int pm)
 {
-    return pm != PM_BEFORE_KICK_OFF && pm != PM_TIME_OVER && !sim_referee_is_stoppage(pm);
+    return sim_ref_stoppage(pm);
 }
 
-/* set plays that switch to play_on at the first kick */
-static int is_set_play(int pm)
+int sim_referee_kick_allowed(int pm)
 {
-    return pm_in(pm, PM_KICK_OFF_L, PM_CORNER_KICK_R) || pm == PM_INDIRECT_FREE_KICK_L
-           || pm == PM_INDIRECT_FREE_KICK_R || pm == PM_DROP_BALL;
+    return pm != PM_BEFORE_KICK_OFF && pm != PM_TIME_OVER && !sim_ref_stoppage(pm);
+}
+
+double sim_ref_ball_size(const sim_world_t *w)
+{
+    return cr(w, SP_ball_size);
+}
+
+double sim_ref_player_size(const sim_world_t *w, int idx)
+{
+    return sim_player_ptype(w, &w->pl[idx])->player_size;
+}
+
+int sim_ref_kickable(const sim_world_t *w, int idx)
+{
+    const sim_player_t *p = &w->pl[idx];
+    const shm_ptype_sh_t *t = sim_player_ptype(w, p);
+    double ka = t->player_size + cr(w, SP_ball_size) + t->kickable_margin;
+    double dx = w->ball.x - p->sh.x, dy = w->ball.y - p->sh.y;
+    return dx * dx + dy * dy <= ka * ka;
+}
+
+void sim_ref_add_state(sim_world_t *w, int idx, uint32_t st)
+{
+    if (idx >= 0 && idx < SHM_MAX_PLAYERS && w->pl[idx].sh.enabled)
+        w->pl[idx].cycle_state |= st;
+}
+
+/* ---- play modes ------------------------------------------------------------------ */
+static int placement_side(int pm, int side)
+{
+    switch (pm) {
+    case PM_KICK_OFF_L: case PM_KICK_IN_L: case PM_FREE_KICK_L: case PM_INDIRECT_FREE_KICK_L:
+    case PM_CORNER_KICK_L: case PM_GOAL_KICK_L: case PM_ILLEGAL_DEFENSE_R:
+        return SHM_SIDE_LEFT;
+    case PM_KICK_OFF_R: case PM_KICK_IN_R: case PM_FREE_KICK_R: case PM_INDIRECT_FREE_KICK_R:
+    case PM_CORNER_KICK_R: case PM_GOAL_KICK_R: case PM_ILLEGAL_DEFENSE_L:
+        return SHM_SIDE_RIGHT;
+    case PM_DROP_BALL:
+        return SHM_SIDE_NONE;
+    default:
+        return side;
+    }
 }
 
 void sim_referee_set_mode(sim_world_t *w, int pm)
@@ -42,6 +131,16 @@ void sim_referee_set_mode(sim_world_t *w, int pm)
         return;
     w->play_mode = pm;
     w->mode_wait = 0;
+    if (w->ref.enabled) { /* every referee reacts, in the reference's order */
+        sim_ref_offside_mode(w, pm);
+        sim_ref_play_mode(w, pm);
+        sim_ref_touch_mode(w, pm);
+        sim_ref_goalie_mode(w, pm);
+        sim_ref_foul_mode(w, pm);
+        sim_ref_defense_mode(w, pm);
+        sim_ref_penalty_mode(w, pm);
+    }
+    w->ref.kick_off_side = placement_side(pm, w->ref.kick_off_side);
     if (pm != PM_PLAY_ON)
         w->last_toucher = -1;
     if (pm != PM_GOAL_L && pm != PM_GOAL_R)
@@ -49,235 +148,263 @@ void sim_referee_set_mode(sim_world_t *w, int pm)
     sim_keepaway_mode_change(w, pm);
 }
 
-static void place_ball(sim_world_t *w, double x, double y)
+void sim_ref_place_ball(sim_world_t *w, int pm, int side, double x, double y)
 {
     w->ball.x = x;
     w->ball.y = y;
     w->ball.vx = w->ball.vy = w->ball.ax = w->ball.ay = 0.0;
-    w->catcher = -1;
+    w->ref.acc_x = w->ref.acc_y = 0.0;
+    w->ref.kick_off_side = side;
+    if (pm == PM_NULL)
+        return;
+    if (sim_ref_is_penalty(w->play_mode) && (pm == PM_PLAY_ON || pm == PM_DROP_BALL))
+        return; /* never play_on during a shoot-out */
+    sim_referee_set_mode(w, pm);
 }
 
-static int normal_end(const sim_world_t *w)
+/* ---- kick-off (Stadium::kickOff) ------------------------------------------------- */
+static void recover_players(sim_world_t *w)
 {
-    return conf_int(w->conf, SP_nr_normal_halfs) * w->half_cycles;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        if (w->pl[i].sh.enabled)
+            sim_player_reset_stamina(w, &w->pl[i]);
+    }
+}
+
+static int at_half_boundary(const sim_world_t *w)
+{
+    int h = w->ref.half_cycles, e = w->ref.extra_cycles, t = w->time;
+    int normal = h * ci(w, SP_nr_normal_halfs);
+    return h <= 0 || (t <= normal && t % h == 0)
+           || (t > normal && e > 0 && (t - normal) % e == 0);
 }
 
 int sim_referee_kick_off(sim_world_t *w)
 {
     if (sim_keepaway_kick_off(w))
         return 0;
-    if (w->play_mode != PM_BEFORE_KICK_OFF)
+    if (!at_half_boundary(w))
         return -1;
-    int len = w->half_cycles;
-    if (w->time >= normal_end(w)) {
-        int step = conf_int(w->conf, SP_simulator_step);
-        len = step > 0 ? (int)(cr(w, SP_extra_half_time) * 1000.0 / step + 0.5) : 0;
+    int h = w->ref.half_cycles, normal = h * ci(w, SP_nr_normal_halfs);
+    int cur = w->time, len = h;
+    if (cur > normal) {
+        cur -= normal;
+        len = w->ref.extra_cycles;
     }
-    int k = len > 0 ? w->time / len : 0;
-    place_ball(w, 0.0, 0.0);
-    if (w->time == 0)
+    int left = len <= 0 || (cur / len) % 2 == 0;
+    if (ci(w, SP_nr_normal_halfs) >= 0 && w->time < normal)
+        recover_players(w);
+    sim_ref_place_ball(w, PM_NULL, left ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0.0, 0.0);
+    if (left && w->time == 0)
         sim_coach_kick_off(w); /* the automatic type assignment (sim_coach.c) */
-    if (w->time < normal_end(w) || normal_end(w) == 0) {
-        for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-            if (w->pl[i].sh.enabled)
-                sim_player_reset_stamina(w, &w->pl[i]);
-        }
-    }
-    sim_referee_set_mode(w, k % 2 == 0 ? PM_KICK_OFF_L : PM_KICK_OFF_R);
+    sim_referee_set_mode(w, left ? PM_KICK_OFF_L : PM_KICK_OFF_R);
+    w->ref.kick_offs++;
+    w->ref.kick_off_last = left ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
     return 0;
+}
+
+/* ---- drop ball and free kicks ---------------------------------------------------- */
+static void drop_ball_at(sim_world_t *w, double x, double y, int out_of_penalty)
+{
+    w->catcher = -1;
+    sim_ref_truncate(&x, &y);
+    if (out_of_penalty)
+        sim_ref_out_of_penalty(SHM_SIDE_NONE, &x, &y);
+    sim_ref_place_ball(w, PM_DROP_BALL, SHM_SIDE_NONE, x, y);
+    sim_ref_place_in_field(w);
+    if (!sim_ref_is_penalty(w->play_mode))
+        sim_referee_set_mode(w, PM_PLAY_ON);
+}
+
+void sim_referee_drop_ball(sim_world_t *w, double x, double y)
+{
+    if (!isfinite(x) || !isfinite(y))
+        x = y = 0.0;
+    drop_ball_at(w, x, y, 0); /* Stadium::dropBall: no penalty-area rule */
+}
+
+void sim_ref_award_drop_ball(sim_world_t *w, double x, double y)
+{
+    drop_ball_at(w, x, y, 1);
+}
+
+void sim_ref_award_free_kick(sim_world_t *w, int side, double x, double y)
+{
+    sim_ref_truncate(&x, &y);
+    sim_ref_out_of_penalty(-side, &x, &y);
+    if (side == SHM_SIDE_LEFT)
+        sim_ref_place_ball(w, PM_FREE_KICK_L, SHM_SIDE_LEFT, x, y);
+    else if (side == SHM_SIDE_RIGHT)
+        sim_ref_place_ball(w, PM_FREE_KICK_R, SHM_SIDE_RIGHT, x, y);
+}
+
+void sim_ref_award_goal_kick(sim_world_t *w, int side, double x, double y)
+{
+    y = y > 0.0 ? SIM_REF_GOAL_AREA_W / 2.0 : -SIM_REF_GOAL_AREA_W / 2.0;
+    w->catcher = -1;
+    x = SIM_REF_PITCH_L / 2.0 - SIM_REF_GOAL_AREA_L;
+    if (side == SHM_SIDE_LEFT)
+        sim_ref_place_ball(w, PM_GOAL_KICK_L, SHM_SIDE_LEFT, -x, y);
+    else
+        sim_ref_place_ball(w, PM_GOAL_KICK_R, SHM_SIDE_RIGHT, x, y);
+}
+
+/* ---- cards ----------------------------------------------------------------------- */
+static void card_say(sim_world_t *w, int idx, const char *colour)
+{
+    char msg[40];
+    const sim_player_t *p = &w->pl[idx];
+    snprintf(msg, sizeof msg, "%s_card_%s_%d", colour, p->sh.side == SHM_SIDE_LEFT ? "l" : "r",
+             p->sh.unum);
+    sim_world_referee_say(w, msg);
+}
+
+void sim_ref_red_card(sim_world_t *w, int idx)
+{
+    if (!w->pl[idx].sh.enabled)
+        return;
+    card_say(w, idx, "red");
+    w->pl[idx].sh.card = 2;
+    sim_player_disable(w, idx); /* the client cannot reconnect (netgw checks the card) */
+}
+
+void sim_ref_yellow_card(sim_world_t *w, int idx)
+{
+    if (!w->pl[idx].sh.enabled)
+        return;
+    card_say(w, idx, "yellow");
+    if (w->pl[idx].sh.card == 1) { /* the second yellow */
+        sim_ref_red_card(w, idx);
+        return;
+    }
+    w->pl[idx].sh.card = 1;
+}
+
+/* ---- hooks from the physics ------------------------------------------------------ */
+/* the acceleration this kick gave the ball: what the ball's accumulated acceleration
+ * grew by since the previous ball event of the same step */
+static double kick_accel(sim_world_t *w)
+{
+    sim_ref_t *r = &w->ref;
+    if (r->acc_step != w->steps) {
+        r->acc_step = w->steps;
+        r->acc_x = r->acc_y = 0.0;
+    }
+    double dx = w->ball.ax - r->acc_x, dy = w->ball.ay - r->acc_y;
+    r->acc_x = w->ball.ax;
+    r->acc_y = w->ball.ay;
+    return sqrt(dx * dx + dy * dy);
+}
+
+static void sync_toucher(sim_world_t *w)
+{
+    w->last_toucher = w->ref.touched;
 }
 
 void sim_referee_on_kick(sim_world_t *w, int idx)
 {
-    w->last_toucher = idx;
-    if (is_set_play(w->play_mode))
-        sim_referee_set_mode(w, PM_PLAY_ON);
+    double a = kick_accel(w);
+    if (!w->ref.enabled)
+        return;
+    sim_ref_offside_kick(w, idx, a);
+    sim_ref_play_kick(w, idx);
+    sim_ref_touch_kick(w, idx, a);
+    sim_ref_goalie_kick(w, idx);
+    sim_ref_defense_kick(w, idx);
+    sim_ref_penalty_kick(w, idx);
+    sync_toucher(w);
 }
 
 void sim_referee_on_tackle(sim_world_t *w, int idx, int foul)
 {
-    (void)foul; /* fouls and cards from tackles: spec 6.8, not yet */
-    sim_referee_on_kick(w, idx);
+    double a = kick_accel(w);
+    if (!w->ref.enabled)
+        return;
+    sim_ref_offside_kick(w, idx, a);
+    sim_ref_play_kick(w, idx);
+    sim_ref_touch_kick(w, idx, a);
+    sim_ref_goalie_kick(w, idx);
+    sim_ref_foul_tackle(w, idx, foul);
+    sim_ref_defense_kick(w, idx);
+    sim_ref_penalty_tackle(w, idx, foul);
+    sync_toucher(w);
 }
 
 void sim_referee_on_failed(sim_world_t *w, int idx)
 {
-    (void)w; /* only the offside referee cares (spec 6.7), not yet */
-    (void)idx;
+    if (w->ref.enabled)
+        sim_ref_offside_failed(w, idx);
+}
+
+static void touched(sim_world_t *w, int idx)
+{
+    sim_ref_offside_kick(w, idx, 0.0);
+    sim_ref_play_touch(w, idx);
+    sim_ref_touch_kick(w, idx, 0.0);
+    sim_ref_goalie_touch(w, idx);
+    sync_toucher(w);
 }
 
 void sim_referee_on_collide(sim_world_t *w, int idx)
 {
-    w->last_toucher = idx;
+    if (w->ref.enabled)
+        touched(w, idx);
 }
 
 void sim_referee_on_catch(sim_world_t *w, int idx)
 {
     const sim_player_t *p = &w->pl[idx];
-    int left = p->sh.side == SHM_SIDE_LEFT;
-    w->last_toucher = idx;
-    if (w->play_mode != PM_PLAY_ON)
-        return;
-    sim_world_referee_say(w, left ? "goalie_catch_ball_l" : "goalie_catch_ball_r");
-    sim_referee_set_mode(w, left ? PM_FREE_KICK_L : PM_FREE_KICK_R);
+    kick_accel(w); /* the catch stopped the ball */
+    if (!sim_ref_is_penalty(w->play_mode))
+        sim_world_referee_say(w, p->sh.side == SHM_SIDE_LEFT ? "goalie_catch_ball_l"
+                                                             : "goalie_catch_ball_r");
+    if (w->ref.enabled) {
+        touched(w, idx);
+        sim_ref_goalie_catch(w, idx);
+        sim_ref_penalty_catch(w, idx);
+    }
+    /* the goalie holds the ball only for the free kick he was given */
+    w->catcher = w->play_mode == PM_FREE_KICK_L || w->play_mode == PM_FREE_KICK_R ? idx : -1;
+    sync_toucher(w);
 }
 
 void sim_referee_on_punch(sim_world_t *w, int idx)
 {
-    w->last_toucher = idx;
-}
-
-void sim_referee_drop_ball(sim_world_t *w, double x, double y)
-{
-    double mx = SIM_PITCH_HALF_L - SIM_PENALTY_L - 0.5; /* just outside a penalty area */
-    if (fabs(x) > mx && fabs(y) < SIM_PENALTY_HALF_W + 0.5)
-        x = x > 0.0 ? mx : -mx;
-    place_ball(w, x, y);
-    sim_referee_set_mode(w, PM_DROP_BALL);
-    sim_referee_set_mode(w, PM_PLAY_ON);
-}
-
-/* ---- goals and ball out of play --------------------------------------------------- */
-static int check_goal(sim_world_t *w)
-{
-    double bs = cr(w, SP_ball_size), line = SIM_PITCH_HALF_L + bs;
-    double x = w->ball.x, px = w->ball_px;
-    if (fabs(x) <= line || fabs(px) > line || (x > 0.0) != (x - px > 0.0))
-        return 0;
-    double gx = x > 0.0 ? line : -line, t = (gx - px) / (x - px);
-    double gy = w->ball_py + t * (w->ball.y - w->ball_py);
-    if (fabs(gy) > cr(w, SP_goal_width) / 2.0 + GOAL_POST_R)
-        return 0;
-    int scorer = x > 0.0 ? 0 : 1; /* ball in the right goal: left scored */
-    w->score[scorer]++;
-    char msg[32];
-    snprintf(msg, sizeof msg, "goal_%s_%d", scorer == 0 ? "l" : "r", w->score[scorer]);
-    sim_world_referee_say(w, msg);
-    sim_referee_set_mode(w, scorer == 0 ? PM_GOAL_L : PM_GOAL_R);
-    return 1;
-}
-
-static int toucher_side(const sim_world_t *w)
-{
-    return w->last_toucher >= 0 ? w->pl[w->last_toucher].sh.side : 0;
-}
-
-static void ball_out(sim_world_t *w)
-{
-    double bs = cr(w, SP_ball_size), x = w->ball.x, y = w->ball.y;
-    int ts = toucher_side(w);
-    if (fabs(y) > SIM_PITCH_HALF_W + bs && fabs(x) <= SIM_PITCH_HALF_L + bs) {
-        if (ts == 0) {
-            sim_referee_drop_ball(w, x, y > 0.0 ? SIM_PITCH_HALF_W - 1.0 : -SIM_PITCH_HALF_W + 1.0);
-            return;
-        }
-        place_ball(w, fmax(-SIM_PITCH_HALF_L, fmin(SIM_PITCH_HALF_L, x)),
-                   y > 0.0 ? SIM_PITCH_HALF_W : -SIM_PITCH_HALF_W);
-        sim_referee_set_mode(w, ts == SHM_SIDE_LEFT ? PM_KICK_IN_R : PM_KICK_IN_L);
+    kick_accel(w);
+    if (!w->ref.enabled)
         return;
+    touched(w, idx);
+    sim_ref_goalie_punch(w, idx);
+    sim_ref_penalty_catch(w, idx);
+    sync_toucher(w);
+}
+
+/* ---- analysis after each step ---------------------------------------------------- */
+/* who dashed in the step just done (fouls look at the victim's last two cycles) */
+static void track_dashes(sim_world_t *w)
+{
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        uint32_t n = w->pl[i].sh.count[SHM_CNT_DASH];
+        w->ref.dashed_last[i] = n != w->ref.dash_count[i];
+        w->ref.dash_count[i] = n;
     }
-    if (fabs(x) <= SIM_PITCH_HALF_L + bs)
-        return;
-    int defender = x > 0.0 ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT;
-    double sx = x > 0.0 ? 1.0 : -1.0, sy = y > 0.0 ? 1.0 : -1.0;
-    if (ts == defender) {
-        double m = cr(w, SP_ckick_margin);
-        place_ball(w, sx * (SIM_PITCH_HALF_L - m), sy * (SIM_PITCH_HALF_W - m));
-        sim_referee_set_mode(w, defender == SHM_SIDE_RIGHT ? PM_CORNER_KICK_L : PM_CORNER_KICK_R);
-    } else {
-        place_ball(w, sx * GOAL_KICK_X, sy * GOAL_KICK_Y);
-        sim_referee_set_mode(w, defender == SHM_SIDE_RIGHT ? PM_GOAL_KICK_R : PM_GOAL_KICK_L);
-    }
-}
-
-/* ---- time --------------------------------------------------------------------------- */
-static void check_time(sim_world_t *w)
-{
-    if (w->half_cycles <= 0 || w->time <= 0 || w->time % w->half_cycles != 0)
-        return;
-    int k = w->time / w->half_cycles, n = conf_int(w->conf, SP_nr_normal_halfs);
-    if (k < n) {
-        sim_world_referee_say(w, "half_time");
-        place_ball(w, 0.0, 0.0);
-        sim_referee_set_mode(w, PM_BEFORE_KICK_OFF);
-    } else if (k == n) {
-        /* extra time and penalties are not implemented: the game ends here */
-        sim_world_referee_say(w, "time_up");
-        sim_referee_set_mode(w, PM_TIME_OVER);
-    }
-}
-
-/* set play not taken within drop_ball_time steps -> drop ball */
-static int set_play_timeout(sim_world_t *w)
-{
-    int limit = conf_int(w->conf, SP_drop_ball_time);
-    if (limit <= 0 || pm_in(w->play_mode, PM_KICK_OFF_L, PM_KICK_OFF_R))
-        return 0;
-    if (++w->mode_wait <= limit)
-        return 0;
-    sim_referee_drop_ball(w, w->ball.x, w->ball.y);
-    return 1;
-}
-
-static void analyse_set_play(sim_world_t *w)
-{
-    int pm = w->play_mode;
-    if (pm == PM_DROP_BALL) {
-        sim_referee_set_mode(w, PM_PLAY_ON);
-        return;
-    }
-    if (pm == PM_GOAL_KICK_L || pm == PM_GOAL_KICK_R) {
-        double bs = cr(w, SP_ball_size);
-        int in_area = fabs(w->ball.x) > SIM_PITCH_HALF_L - SIM_PENALTY_L - bs
-                      && fabs(w->ball.y) < SIM_PENALTY_HALF_W + bs;
-        if (!in_area)
-            sim_referee_set_mode(w, PM_PLAY_ON);
-        else
-            set_play_timeout(w);
-        return;
-    }
-    if (w->ball.vx != 0.0 || w->ball.vy != 0.0)
-        sim_referee_set_mode(w, PM_PLAY_ON);
-    else
-        set_play_timeout(w);
-}
-
-static void analyse_wait(sim_world_t *w)
-{
-    int pm = w->play_mode;
-    if (pm != PM_GOAL_L && pm != PM_GOAL_R) {
-        const char *n = playmode_name(pm);
-        size_t len = strlen(n);
-        int left_fault = len > 2 && n[len - 1] == 'l';
-        if (++w->mode_wait > 30) /* other stoppages: free kick for the other side */
-            sim_referee_set_mode(w, left_fault ? PM_FREE_KICK_R : PM_FREE_KICK_L);
-        return;
-    }
-    if (++w->mode_wait <= SIM_GOAL_WAIT)
-        return;
-    place_ball(w, 0.0, 0.0);
-    sim_referee_set_mode(w, pm == PM_GOAL_L ? PM_KICK_OFF_R : PM_KICK_OFF_L);
 }
 
 static void referee_rules(sim_world_t *w)
 {
-    int pm = w->play_mode;
-    if (pm == PM_BEFORE_KICK_OFF || pm == PM_TIME_OVER)
+    if (!w->ref.enabled)
         return;
-    if (sim_referee_is_stoppage(pm)) {
-        analyse_wait(w);
-        return;
-    }
-    check_time(w);
-    if (w->play_mode != pm)
-        return;
-    if (check_goal(w))
-        return;
-    ball_out(w);
-    if (w->play_mode != pm)
-        return;
-    if (is_set_play(pm) || pm == PM_GOAL_KICK_L || pm == PM_GOAL_KICK_R)
-        analyse_set_play(w);
+    track_dashes(w);
+    sim_ref_time_analyse(w);
+    sim_ref_stuck_analyse(w);
+    sim_ref_offside_analyse(w);
+    sim_ref_play_analyse(w);
+    sim_ref_touch_analyse(w);
+    sim_ref_goalie_analyse(w);
+    sim_ref_foul_analyse(w);
+    sim_ref_defense_analyse(w);
+    sim_ref_penalty_analyse(w);
+    sync_toucher(w);
 }
 
 void sim_referee_analyse(sim_world_t *w)

@@ -39,6 +39,7 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
         sim_player_reset_stamina(w, p);
         sim_player_place_off_pitch(p);
     }
+    sim_referee_init(w);
 }
 
 const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p)

@@ -9,6 +9,7 @@
 #include "conf.h"
 #include "rng.h"
 #include "shm.h"
+#include "sim_ref.h"
 
 /* monitor player state flags (spec monitor-log-coach.md 1.7) */
 #define SIM_ST_STAND           0x1u
@@ -26,6 +27,10 @@
 #define SIM_ST_POST_COLLIDE    0x10000u
 #define SIM_ST_YELLOW_CARD     0x40000u
 #define SIM_ST_RED_CARD        0x80000u
+#define SIM_ST_BACK_PASS       0x4000u
+#define SIM_ST_FREE_KICK_FAULT 0x8000u
+#define SIM_ST_FOUL_CHARGED    0x20000u
+#define SIM_ST_ILLEGAL_DEFENSE 0x100000u
 
 #define SIM_PITCH_HALF_L   52.5
 #define SIM_PITCH_HALF_W   34.0
@@ -128,6 +133,7 @@ typedef struct sim_world {
     sim_keepaway_t  keepaway;       /* keepaway training (sim_keepaway.c) */
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
+    sim_ref_t       ref;            /* the referee's state (sim_ref.h) */
 } sim_world_t;
 
 /* ---- sim_world.c ---- */
@@ -218,9 +224,14 @@ int  sim_keepaway_kick_off(sim_world_t *w);           /* 1 if it took the kick-o
 void sim_keepaway_mode_change(sim_world_t *w, int pm);
 void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play mode */
 
-/* ---- sim_referee.c ---- */
+/* ---- sim_referee.c (and sim_ref_*.c, sim_ref.h) ---- */
+/* Referee state from the configuration (called by sim_world_init). */
+void sim_referee_init(sim_world_t *w);
+/* Change the play mode (Stadium::changePlayMode): every referee reacts (clearance,
+ * timers), then the mode is announced (except goal_l/goal_r). */
 void sim_referee_set_mode(sim_world_t *w, int pm);
-/* Kick-off at a half boundary (monitor start, trainer start): 0 done, -1 not possible. */
+/* Kick-off (monitor start, trainer start, auto mode): acts only at a half boundary;
+ * 0 done, -1 not possible. */
 int  sim_referee_kick_off(sim_world_t *w);
 /* What a player did to the ball, told to the referee at the moment it happens (spec
  * 6: offside marks, set plays switching to play_on, last toucher, back pass, catch
@@ -232,14 +243,22 @@ void sim_referee_on_tackle(sim_world_t *w, int idx, int foul); /* successful tac
 void sim_referee_on_failed(sim_world_t *w, int idx);  /* kick or tackle that missed */
 void sim_referee_on_collide(sim_world_t *w, int idx); /* player idx collided with the ball */
 void sim_referee_on_catch(sim_world_t *w, int idx);   /* goalie idx caught the ball (the
-                                                     ball is held: w->catcher == idx) */
+                                                     ball is held: w->catcher == idx; the
+                                                     referee keeps it held only for the
+                                                     free kick it awards) */
 void sim_referee_on_punch(sim_world_t *w, int idx);   /* catch failed by probability:
                                                      the ball was punched */
 /* Called by the step after objects moved (and time advanced where it does). */
 void sim_referee_analyse(sim_world_t *w);
 int  sim_referee_is_stoppage(int pm);
 int  sim_referee_kick_allowed(int pm);
+/* A drop ball called from outside (monitor dispfoul with side 0): at (x, y) on the pitch,
+ * drop_ball then play_on at once (not during a shoot-out). */
 void sim_referee_drop_ball(sim_world_t *w, double x, double y);
+/* Auto mode, once after every step (server::auto_mode): counts kick_off_wait or
+ * connect_wait in before_kick_off (players = connected player clients) and kicks off,
+ * counts game_over_wait in time_over. Returns SIM_AUTO_* flags (sim_ref.h). */
+int  sim_referee_auto(sim_world_t *w, int players);
 
 /* ---- sim_ptypes.c ---- */
 /* Generate conf's player::player_types heterogeneous types (type 0 = defaults) from an

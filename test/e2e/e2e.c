@@ -320,6 +320,47 @@ int e2e_server_stop(e2e_server_t *s)
     return WEXITSTATUS(st);
 }
 
+static void read_log(const e2e_server_t *s, char *out, size_t outlen)
+{
+    if (!out || outlen == 0)
+        return;
+    out[0] = '\0';
+    FILE *f = fopen(s->log, "r");
+    if (!f)
+        return;
+    size_t n = fread(out, 1, outlen - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+int e2e_server_wait(e2e_server_t *s, int timeout_ms, char *out, size_t outlen)
+{
+    if (s->pid <= 0)
+        return -1;
+    int st = 0;
+    double end = e2e_now_ms() + timeout_ms;
+    while (waitpid(s->pid, &st, WNOHANG) == 0) {
+        if (timeout_ms == 0)
+            return -2;
+        if (e2e_now_ms() > end) {
+            fprintf(stderr, "e2e: server did not exit by itself\n");
+            read_log(s, out, outlen);
+            e2e_server_stop(s);
+            return -1;
+        }
+        usleep(10000);
+    }
+    s->pid = -1;
+    read_log(s, out, outlen);
+    if (!WIFEXITED(st)) {
+        fprintf(stderr, "e2e: server died by signal %d (see %s)\n", WTERMSIG(st), s->log);
+        return -1;
+    }
+    if (WEXITSTATUS(st) == 0)
+        remove_dir(s);
+    return WEXITSTATUS(st);
+}
+
 int e2e_netgw_pids(const e2e_server_t *s, pid_t *out, int max)
 {
     shm_handle_t h;

@@ -32,6 +32,12 @@ int  e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args,
  * gateways must also have left by themselves (within 3 s) for a 0. */
 int  e2e_server_stop(e2e_server_t *s);
 
+/* Wait up to timeout_ms for the server to exit by itself (auto mode). Its output (the
+ * server log: stdout and stderr) is copied into out. Returns the exit status, -1 on a
+ * timeout (the server is then stopped) or a signal; with timeout_ms 0 only looks, and
+ * returns -2 while the server runs. */
+int  e2e_server_wait(e2e_server_t *s, int timeout_ms, char *out, size_t outlen);
+
 /* pids of the running netgw / monitorgw processes (children of the server),
  * read from the shm region. Returns count written. */
 int  e2e_netgw_pids(const e2e_server_t *s, pid_t *out, int max);

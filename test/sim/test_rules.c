@@ -1,5 +1,6 @@
 /* test_rules.c -- command rules (body slot, move, kick), client-table sync and the
- * minimal referee (kick-off, play_on at the first kick, half time, time up). */
+ * referee basics (kick-off, play_on at the first kick, half time, time up, a goal); the
+ * rules one by one are in test_ref_*.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,6 +118,9 @@ Test(rules, half_time_and_time_up, .timeout = 10)
     sim_world_init(&w, &test_conf, NULL, 1);
     referee_log[0] = '\0';
     w.emit = capture;
+    strcpy(w.team[0], "A"); /* both teams there, and not level: time_up at the end */
+    strcpy(w.team[1], "B");
+    w.score[0] = 1;
     sim_referee_kick_off(&w);
     for (int i = 0; i < 20; i++)
         sim_step(&w);
@@ -139,6 +143,7 @@ Test(rules, goal_scored, .timeout = 10)
     test_world(&w, 1, 1);
     referee_log[0] = '\0';
     w.emit = capture;
+    strcpy(w.team[0], "A"); /* a team without a name scores nothing (spec 6.3) */
     w.play_mode = PM_PLAY_ON;
     w.ball.x = 52.0;
     w.ball.vx = 2.0;

@@ -1,0 +1,173 @@
+/* test_030_ref_kickoff.c -- kick-offs end to end (spec player-sim.md 6.2, 6.5): players in
+ * the opponents' half and the 9.15 m circle before and at a kick-off, the first kick
+ * switching to play_on, an idle kick-off dropped after drop_ball_time, (start) acting only
+ * at a half boundary. Lockstep synch mode (e2e_ref.h): each cycle is one step. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e_ref.h"
+#include "playmode.h"
+
+#define SIZE 0.3     /* player_size of every type */
+#define BALL 0.085   /* ball_size */
+
+Test(ref_kickoff, relocation_and_first_kick, .timeout = 60)
+{
+    e2e_ref_t m;
+    cr_assert_eq(e2e_ref_start(&m, NULL), 0);
+    int a1 = e2e_ref_connect(&m, "A", 0), a2 = e2e_ref_connect(&m, "A", 0);
+    int b1 = e2e_ref_connect(&m, "B", 0);
+    cr_assert(a1 >= 0 && a2 >= 0 && b1 >= 0);
+    cr_assert_eq(e2e_ref_sync(&m), 0);
+    /* a left player beyond the half-way line, a right one in the centre circle */
+    e2e_ref_place(&m, a1, 10.0, 5.0, 0.0);
+    e2e_ref_place(&m, a2, -0.5, 0.0, 0.0);
+    e2e_ref_place(&m, b1, 3.0, 0.0, 180.0);
+    e2e_ref_trainer(&m, "(change_mode kick_off_l)");
+    int t0 = m.time;
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_eq(m.errors, 0);
+    cr_expect_eq(m.pm, PM_KICK_OFF_L);
+    cr_expect_str_eq(m.heard, "kick_off_l;");
+    cr_expect_eq(m.time, t0 + 1, "a kick-off step counts");
+    e2e_obj_t *p = e2e_ref_obj(&m, b1);
+    /* entering kick_off_l clears the right team to 9.15 + size (+1e-5) around the ball */
+    cr_assert(p);
+    cr_expect(fabs(p->x - (9.15 + SIZE + 1e-5)) < 1e-4 && fabs(p->y) < 1e-9, "b1 %g %g", p->x, p->y);
+    /* forbid_kick_off_offside: a kick-off puts him just behind the line, same y */
+    p = e2e_ref_obj(&m, a1);
+    cr_assert(p);
+    cr_expect(fabs(p->x + SIZE) < 1e-9 && fabs(p->y - 5.0) < 1e-9, "a1 %g %g", p->x, p->y);
+    /* nothing happens while nobody kicks */
+    cr_assert_eq(e2e_ref_cycles(&m, 3), 0);
+    cr_expect_eq(m.pm, PM_KICK_OFF_L);
+    cr_expect_str_eq(m.heard, "");
+    /* the first kick: play_on at once; the ball gets 100 x 0.027 x (1 - 0.25 x
+     * (0.5 - 0.3 - 0.085) / 0.7) (kick_power_rate, kickable_margin of type 0) */
+    e2e_ref_say(&m, a2, "(kick 100 0)");
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_eq(m.pm, PM_PLAY_ON);
+    cr_expect_str_eq(m.heard, "play_on;");
+    double acc = 100.0 * 0.027 * (1.0 - 0.25 * (0.5 - SIZE - BALL) / 0.7);
+    cr_expect(fabs(m.w.ball.x - acc) < 1e-4 && fabs(m.w.ball.y) < 1e-9, "ball %g", m.w.ball.x);
+    cr_expect(fabs(m.w.ball.vx - acc * 0.94) < 1e-4);
+    /* the players heard it too */
+    cr_expect_str_eq(m.pl[b1].heard, "play_on;");
+    cr_expect_eq(e2e_ref_stop(&m), 0);
+}
+
+Test(ref_kickoff, before_kick_off_relocation, .timeout = 60)
+{
+    e2e_ref_t m;
+    cr_assert_eq(e2e_ref_start(&m, NULL), 0);
+    int a1 = e2e_ref_connect(&m, "A", 0), b1 = e2e_ref_connect(&m, "B", 0);
+    cr_assert_eq(e2e_ref_sync(&m), 0);
+    e2e_ref_place(&m, a1, 20.0, -10.0, 0.0);
+    e2e_ref_place(&m, b1, -2.0, 1.0, 180.0);
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_eq(m.pm, PM_BEFORE_KICK_OFF);
+    cr_expect_eq(m.time, 0, "no time before the kick-off");
+    /* before the kick-off a player in the other half goes to a random point of his own
+     * half; the right team (not kicking off) stays out of the circle: b1 was first sent
+     * to his own half, then to the rim if he landed inside */
+    e2e_obj_t *a = e2e_ref_obj(&m, a1), *b = e2e_ref_obj(&m, b1);
+    cr_assert(a && b);
+    cr_expect(a->x <= 0.0 && a->x >= -52.5 && fabs(a->y) <= 34.0, "a1 %g %g", a->x, a->y);
+    cr_expect(b->x >= 0.0 && b->x <= 52.5 && fabs(b->y) <= 34.0, "b1 %g %g", b->x, b->y);
+    cr_expect(hypot(b->x, b->y) >= 9.15 + SIZE - 1e-9, "b1 out of the circle: %g %g", b->x, b->y);
+    cr_expect_eq(e2e_ref_stop(&m), 0);
+}
+
+Test(ref_kickoff, idle_kick_off_becomes_drop_ball, .timeout = 60)
+{
+    const char *args[] = { "server::drop_ball_time=5", NULL };
+    e2e_ref_t m;
+    cr_assert_eq(e2e_ref_start(&m, args), 0);
+    int a1 = e2e_ref_connect(&m, "A", 0);
+    e2e_ref_connect(&m, "B", 0);
+    cr_assert_eq(e2e_ref_sync(&m), 0);
+    e2e_ref_place(&m, a1, -20.0, 0.0, 0.0);
+    e2e_ref_trainer(&m, "(start)");
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_eq(m.pm, PM_KICK_OFF_L);
+    cr_expect_eq(m.time, 1);
+    /* the drop-ball timer is set on entering (5) and counts once per step: the drop
+     * ball comes at the 5th step, then play_on at once, the ball where it was */
+    for (int i = 2; i <= 4; i++) {
+        cr_assert_eq(e2e_ref_cycle(&m), 0);
+        cr_expect_eq(m.pm, PM_KICK_OFF_L, "step %d", i);
+    }
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_str_eq(m.heard, "drop_ball;play_on;");
+    cr_expect_eq(m.time, 5);
+    cr_expect(m.w.ball.x == 0.0 && m.w.ball.y == 0.0);
+    cr_expect_eq(e2e_ref_stop(&m), 0);
+}
+
+Test(ref_kickoff, start_only_at_a_half_boundary, .timeout = 60)
+{
+    e2e_ref_t m;
+    cr_assert_eq(e2e_ref_start(&m, NULL), 0);
+    e2e_ref_connect(&m, "A", 0);
+    cr_assert_eq(e2e_ref_sync(&m), 0);
+    e2e_ref_trainer(&m, "(change_mode play_on)");
+    cr_assert_eq(e2e_ref_cycles(&m, 3), 0);
+    int t = m.time;
+    /* in the middle of a half (start) is no kick-off */
+    e2e_ref_trainer(&m, "(start)");
+    cr_assert_eq(e2e_ref_cycle(&m), 0);
+    cr_expect_eq(m.pm, PM_PLAY_ON);
+    cr_expect_eq(m.time, t + 1);
+    cr_expect_str_eq(m.heard, "");
+    cr_expect_eq(e2e_ref_stop(&m), 0);
+}
+
+/* every kind of client gets the referee's messages in its own form (spec player-sim.md
+ * 1.6, monitor-log-coach.md 1.5, 4.6): players (hear T referee MSG) at every version,
+ * the trainer (hear referee T MSG), online coaches (hear T referee MSG), monitors
+ * (msg T 1 "(referee MSG)") with send_comms */
+static char mbuf[65536];
+
+static int client(const e2e_server_t *s, int port, const char *init, const char *reply)
+{
+    int fd = e2e_udp_open();
+    e2e_send(fd, port, init);
+    cr_assert_gt(e2e_recv_prefix(fd, reply, mbuf, sizeof mbuf, 2000, NULL), 0, "%s", init);
+    (void)s;
+    return fd;
+}
+
+static void heard(int fd, const char *prefix, const char *want)
+{
+    cr_expect_gt(e2e_recv_prefix(fd, prefix, mbuf, sizeof mbuf, 3000, NULL), 0, "%s", want);
+    cr_expect_str_eq(mbuf, want);
+}
+
+Test(ref_kickoff, messages_reach_every_client, .timeout = 60)
+{
+    const char *args[] = { "server::coach_w_referee=true", "server::send_comms=true", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    int p19 = client(&s, s.port, "(init A (version 19))", "(init ");
+    int p5 = client(&s, s.port, "(init B (version 5))", "(init ");
+    int oc = client(&s, s.olcoach_port, "(init A (version 19))", "(init ");
+    int mon = client(&s, s.port, "(dispinit version 3)", "(server_param ");
+    e2e_trainer_t t19;
+    cr_assert_eq(e2e_trainer_connect(&t19, &s, 19), 0);
+    cr_assert_eq(e2e_trainer_cmd(&t19, "(ear on)"), 0);
+    usleep(300000);
+    cr_assert_eq(e2e_trainer_change_mode(&t19, "play_on"), 0);
+    heard(p19, "(hear ", "(hear 0 referee play_on)");
+    heard(p5, "(hear ", "(hear 0 referee play_on)");
+    heard(oc, "(hear ", "(hear 0 referee play_on)");
+    heard(t19.fd, "(hear ", "(hear referee 0 play_on)");
+    heard(mon, "(msg ", "(msg 0 1 \"(referee play_on)\")");
+    e2e_trainer_close(&t19);
+    close(p19);
+    close(p5);
+    close(oc);
+    close(mon);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  1u
+#define SHM_LAYOUT_VERSION  2u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -197,7 +197,9 @@ enum {
     SHM_EV_MSG,           /* message for monitors/game log: arg = board; text */
     SHM_EV_CONT,          /* the next part of the following event's text (see below) */
     SHM_EV_COACH_REPLY,   /* a reply decided by the sim for a coach: side (0 trainer); text */
-    SHM_EV_TEAM_GRAPHIC   /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
+    SHM_EV_TEAM_GRAPHIC,  /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
+    SHM_EV_PLAYER_REPLY   /* a reply decided by the sim for one player: side, unum; text
+                             ("(error too_many_moves)", "(warning moving_to_opponent_field)") */
 };
 /* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
  * receive time; text = the canonical message. Texts longer than one event travel as

@@ -79,6 +79,13 @@ static void cmd_turn_neck(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c
     p->sh.count[SHM_CNT_TURN_NECK]++;
 }
 
+/* a reply only the sim can decide, delivered by the player's gateway */
+static void cmd_reply(sim_world_t *w, const sim_player_t *p, const char *text)
+{
+    sim_world_emit(w, SHM_EV_PLAYER_REPLY, p->sh.side, p->sh.unum, 0.0, 0.0, 0, text,
+                   strlen(text));
+}
+
 static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_t *c)
 {
     double x = c->d[0], y = c->d[1];
@@ -86,6 +93,9 @@ static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
     if (!isfinite(x) || !isfinite(y) || fabs(x) > 1.0e6 || fabs(y) > 1.0e6 || p->body_used)
         return;
     if (pm == PM_BEFORE_KICK_OFF || pm == PM_GOAL_L || pm == PM_GOAL_R) {
+        if (pm == PM_BEFORE_KICK_OFF && conf_bool(w->conf, SP_forbid_kick_off_offside)
+            && x >= -sim_player_ptype(w, p)->player_size)
+            cmd_reply(w, p, "(warning moving_to_opponent_field)");
         p->body_used = 1;
         p->sh.x = x * side;
         p->sh.y = y * side;
@@ -99,8 +109,10 @@ static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
     p->body_used = 1;
     p->sh.count[SHM_CNT_MOVE]++;
     int max = conf_int(w->conf, SP_goalie_max_moves);
-    if (max >= 0 && p->goalie_moves >= max)
-        return; /* too_many_moves: the slot and the count are still used */
+    if (max >= 0 && p->goalie_moves >= max) {
+        cmd_reply(w, p, "(error too_many_moves)"); /* the slot and the count are still used */
+        return;
+    }
     p->goalie_moves++;
     p->sh.x = x * side;
     p->sh.y = y * side;

@@ -118,7 +118,9 @@ void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
     p->generation = generation;
     p->seen = 1;
     sim_player_place_off_pitch(p);
-    p->sh.body = side == SHM_SIDE_LEFT ? 0.0 : M_PI;
+    /* both sides face +x: the reference's right players face 180 deg only until their
+     * angle is first committed, in the step after the init */
+    p->sh.body = 0.0;
     p->sh.neck = 0.0;
     player_clear_commands(p);
     sim_player_reset_stamina(w, p);

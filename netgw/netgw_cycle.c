@@ -1,16 +1,18 @@
-/* netgw_cycle.c -- what a gateway sends on its own: once per published snapshot the
- * referee messages, sense_body, the synchronous see and (think) in synch mode; on the
- * async see timer (send_step / 4, anchored to the region's epoch) the see of every
- * player whose counter fires. Snapshots are read with the seqlock API; a gateway more
- * than two steps behind jumps to the newest and counts a reset. */
+/* netgw_cycle.c -- what a gateway sends on its own. Once per published snapshot: the
+ * events of the cycle (coach traffic, referee messages, v1-v7 hears, the sim's player
+ * replies), then per player sense_body, fullstate (fullstate_l/_r), the v8+ hears of the
+ * previous cycle, the synchronous see (or at server::synch_see_offset) and (think) in
+ * synch mode. On the async see timer (send_step / 4, anchored to the region's epoch) the
+ * see of every player whose counter fires. Snapshots are read with the seqlock API; a
+ * gateway more than two steps behind jumps to the newest and counts a reset. */
 #include <stdio.h>
 #include <string.h>
+#include <event2/event.h>
 #include "log.h"
 #include "netgw.h"
 #include "netgw_proto.h"
 
 #define CYCLE_MAX_BEHIND  2
-#define CYCLE_MAX_REFEREE 8
 
 int ngw_cycle_refresh(ngw_t *g)
 {
@@ -46,10 +48,10 @@ static void cycle_see(ngw_t *g, int idx)
         ngw_udp_send(g->cl[idx].fd, g->out);
 }
 
-/* referee messages published up to this snapshot, as (hear T referee MSG) lines */
-static int cycle_referee(ngw_t *g, char msg[][SHM_EVENT_TEXT_LEN + 32])
+/* every event published up to this snapshot, in order: coach traffic
+ * (netgw_coachcycle.c), what players hear and the sim's player replies (netgw_audio.c) */
+static void cycle_events(ngw_t *g)
 {
-    int n = 0;
     shm_event_sh_t ev;
     while (g->ev_cursor < g->snap.event_head) {
         int rc = shm_event_read(g->r, g->ev_cursor, &ev);
@@ -62,37 +64,87 @@ static int cycle_referee(ngw_t *g, char msg[][SHM_EVENT_TEXT_LEN + 32])
             continue;
         }
         g->ev_cursor++;
-        ngw_coach_event(g, &ev); /* coach traffic: netgw_coachcycle.c */
-        if (ev.kind != SHM_EV_REFEREE || n >= CYCLE_MAX_REFEREE)
-            continue;
-        int len = ev.len < 0 ? 0 : ev.len > SHM_EVENT_TEXT_LEN ? SHM_EVENT_TEXT_LEN : ev.len;
-        snprintf(msg[n++], SHM_EVENT_TEXT_LEN + 32, "(hear %d referee %.*s)", ev.time, len,
-                 ev.text);
+        ngw_coach_event(g, &ev);
+        ngw_audio_event(g, &ev);
     }
-    return n;
+}
+
+/* synch-see: a see now, or at server::synch_see_offset after the publish (real-time
+ * mode); in synch mode there is no clock to wait on: the see comes before (think) if
+ * the offset is below server::synch_offset, after it otherwise */
+static int cycle_see_later(const ngw_t *g)
+{
+    return conf_int(&g->conf, SP_synch_see_offset) > 0 && !conf_bool(&g->conf, SP_synch_mode);
+}
+
+static int cycle_see_after_think(const ngw_t *g)
+{
+    return conf_bool(&g->conf, SP_synch_mode)
+        && conf_int(&g->conf, SP_synch_see_offset) >= conf_int(&g->conf, SP_synch_offset);
+}
+
+/* one player's messages of a cycle: sense_body, fullstate, what it hears, the
+ * synchronous see, (think) */
+static void cycle_player(ngw_t *g, int idx, int synch)
+{
+    ngw_client_t *c = &g->cl[idx];
+    const shm_client_sh_t *e = &g->r->client[idx];
+    ngw_cycle_sense_body(g, idx);
+    if (proto_fullstate_on(&g->conf, e->side) && g->snap.player[idx].enabled
+        && proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out) > 0)
+        ngw_udp_send(c->fd, g->out);
+    ngw_audio_release(g, idx);
+    c->see_due = 0;
+    if (e->synch_see && ++c->see_count >= proto_see_period(e)) {
+        c->see_count = 0;
+        c->see_due = 1;
+    }
+    int later = cycle_see_later(g), after = cycle_see_after_think(g);
+    if (c->see_due && !later && !after) {
+        c->see_due = 0;
+        cycle_see(g, idx);
+    }
+    if (synch)
+        ngw_udp_send(c->fd, "(think)");
+    if (c->see_due && after) {
+        c->see_due = 0;
+        cycle_see(g, idx);
+    }
 }
 
 /* everything due for one published snapshot (already in g->snap) */
 static void cycle_step(ngw_t *g)
 {
-    static char referee[CYCLE_MAX_REFEREE][SHM_EVENT_TEXT_LEN + 32];
-    int nref = cycle_referee(g, referee);
     int synch = conf_bool(&g->conf, SP_synch_mode);
+    cycle_events(g);
+    ngw_audio_step(g);
     ngw_coach_step(g); /* see_global, (think) and notices for coaches */
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
-        if (!cycle_is_player(g, idx))
-            continue;
+        if (cycle_is_player(g, idx))
+            cycle_player(g, idx, synch);
+    }
+    ngw_audio_end_step(g);
+    if (cycle_see_later(g) && g->synch_see_ev) {
+        int64_t at = g->snap.publish_ns
+                     + (int64_t)conf_int(&g->conf, SP_synch_see_offset) * 1000000LL;
+        int64_t d = at - shm_now_ns();
+        if (d < 0)
+            d = 0;
+        struct timeval tv = { (time_t)(d / 1000000000LL), (suseconds_t)((d % 1000000000LL) / 1000) };
+        event_add(g->synch_see_ev, &tv);
+    }
+}
+
+void ngw_cycle_synch_see(ngw_t *g)
+{
+    if (ngw_cycle_refresh(g) < 0)
+        return;
+    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
         ngw_client_t *c = &g->cl[idx];
-        const shm_client_sh_t *e = &g->r->client[idx];
-        for (int k = 0; k < nref; k++)
-            ngw_udp_send(c->fd, referee[k]);
-        ngw_cycle_sense_body(g, idx);
-        if (e->synch_see && ++c->see_count >= proto_see_period(e)) {
-            c->see_count = 0;
-            cycle_see(g, idx);
-        }
-        if (synch)
-            ngw_udp_send(c->fd, "(think)");
+        if (!cycle_is_player(g, idx) || !c->see_due)
+            continue;
+        c->see_due = 0;
+        cycle_see(g, idx);
     }
 }
 

@@ -176,7 +176,7 @@ typedef struct shm_snapshot_sh {
     int32_t  score[2];             /* left, right */
     int32_t  pen_score[2];
     int32_t  pen_miss[2];
-    int32_t  _pad0;
+    int32_t  catcher;              /* player index + 1 of the goalie holding the ball, 0 none */
     char     team[2][SHM_TEAM_NAME_LEN]; /* "" if no team */
     uint64_t event_head;           /* events up to (excluding) this seq belong to <= this step */
     shm_ball_sh_t   ball;

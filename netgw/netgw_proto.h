@@ -25,10 +25,11 @@ int proto_sense_body(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t 
 int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
               const conf_t *c, const shm_ptypes_sh_t *pt, rng_t *rng, char *buf, size_t len);
 
-/* View cone half-angle (rad) and see period for a client:
+/* View cone half-angle (rad; from server::visible_angle, c may be NULL for 90) and see
+ * period for a client:
  * async: period in quarter send_steps (2/4/8, halved for low quality);
  * synch-see: period in cycles (1/2/3). */
-double proto_view_angle(const shm_client_sh_t *cl);
+double proto_view_angle(const shm_client_sh_t *cl, const conf_t *c);
 int    proto_see_period(const shm_client_sh_t *cl);
 
 /* ---- fullstate (netgw_full.c; spec 1.7) ---- */

@@ -111,6 +111,9 @@ typedef struct ngw {
     struct event       *sig_ev[2];
     int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
     uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
+    uint64_t            vtick;      /* synch mode: next virtual see tick (netgw_cycle.c) */
+    shm_snapshot_sh_t   prev_snap;  /* the snapshot handled before g->snap's */
+    int                 have_prev_snap;
     uint64_t            last_step;  /* newest snapshot handled */
     uint64_t            ev_cursor;  /* next event to read */
     shm_snapshot_sh_t   snap;       /* newest snapshot read */

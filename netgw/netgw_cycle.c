@@ -3,8 +3,10 @@
  * replies), then per player sense_body, fullstate (fullstate_l/_r), the v8+ hears of the
  * previous cycle, the synchronous see (or at server::synch_see_offset) and (think) in
  * synch mode. On the async see timer (send_step / 4, anchored to the region's epoch) the
- * see of every player whose counter fires. Snapshots are read with the seqlock API; a
+ * see of every player whose counter fires (in synch mode the ticks follow the
+ * reference's virtual clock instead, see below). Snapshots are read with the seqlock API; a
  * gateway more than two steps behind jumps to the newest and counts a reset. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <event2/event.h>
@@ -41,11 +43,65 @@ void ngw_cycle_sense_body(ngw_t *g, int idx)
         ngw_udp_send(g->cl[idx].fd, g->out);
 }
 
+static void cycle_see_of(ngw_t *g, const shm_snapshot_sh_t *s, int idx)
+{
+    if (proto_see(s, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng, g->out,
+                  sizeof g->out) > 0)
+        ngw_udp_send(g->cl[idx].fd, g->out);
+}
+
 static void cycle_see(ngw_t *g, int idx)
 {
-    if (proto_see(&g->snap, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng,
-                  g->out, sizeof g->out) > 0)
-        ngw_udp_send(g->cl[idx].fd, g->out);
+    cycle_see_of(g, &g->snap, idx);
+}
+
+/* one async see tick (send_step / 4): a see for every async player whose count fires */
+static void cycle_tick_on(ngw_t *g, const shm_snapshot_sh_t *s)
+{
+    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
+        if (!cycle_is_player(g, idx) || g->r->client[idx].synch_see)
+            continue;
+        ngw_client_t *c = &g->cl[idx];
+        if (++c->see_count >= proto_see_period(&g->r->client[idx])) {
+            c->see_count = 0;
+            cycle_see_of(g, s, idx);
+        }
+    }
+}
+
+/* ---- synch mode: the reference's virtual clock ------------------------------------
+ * Without a wall clock the async see ticks follow the reference's synch timer: a
+ * virtual clock polled every 10 ms, a step every simulator_step, a see tick at the
+ * first poll at or after each multiple of send_step / 4 (40, 80, 120, 150, 190 ... ms
+ * by default: 8 ticks per 3 cycles), (think) synch_offset after the step. Ticks up to
+ * the (think) go out with the cycle's snapshot; the later ones before the next step,
+ * with the previous snapshot, when that step arrives. */
+#define CYCLE_POLL_MS  10
+#define CYCLE_MAX_TICKS 64
+
+static double cycle_step_ms(const ngw_t *g)
+{
+    int slow = conf_int(&g->conf, SP_slow_down_factor);
+    return (double)conf_int(&g->conf, SP_simulator_step) * (slow > 0 ? slow : 1);
+}
+
+static double cycle_tick_ms(const ngw_t *g, uint64_t j)
+{
+    double q = (double)g->quarter_ns / 1.0e6;
+    return ceil(q * (double)j / CYCLE_POLL_MS - 1e-9) * CYCLE_POLL_MS;
+}
+
+/* the virtual ticks up to until_ms (inclusive), on snapshot s */
+static void cycle_virtual_ticks(ngw_t *g, const shm_snapshot_sh_t *s, double until_ms)
+{
+    if (g->quarter_ns <= 0)
+        return;
+    for (int n = 0; n < CYCLE_MAX_TICKS && cycle_tick_ms(g, g->vtick) <= until_ms; n++) {
+        g->vtick++;
+        cycle_tick_on(g, s);
+    }
+    while (cycle_tick_ms(g, g->vtick) <= until_ms)  /* far behind: skip the rest */
+        g->vtick++;
 }
 
 /* every event published up to this snapshot, in order: coach traffic
@@ -83,17 +139,22 @@ static int cycle_see_after_think(const ngw_t *g)
         && conf_int(&g->conf, SP_synch_see_offset) >= conf_int(&g->conf, SP_synch_offset);
 }
 
-/* one player's messages of a cycle: sense_body, fullstate, what it hears, the
- * synchronous see, (think) */
-static void cycle_player(ngw_t *g, int idx, int synch)
+/* one player's messages at the start of a cycle: sense_body, fullstate, what it hears */
+static void cycle_player_sense(ngw_t *g, int idx)
 {
-    ngw_client_t *c = &g->cl[idx];
     const shm_client_sh_t *e = &g->r->client[idx];
     ngw_cycle_sense_body(g, idx);
     if (proto_fullstate_on(&g->conf, e->side) && g->snap.player[idx].enabled
         && proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out) > 0)
-        ngw_udp_send(c->fd, g->out);
+        ngw_udp_send(g->cl[idx].fd, g->out);
     ngw_audio_release(g, idx);
+}
+
+/* then the synchronous see and (think) */
+static void cycle_player_see_think(ngw_t *g, int idx, int synch)
+{
+    ngw_client_t *c = &g->cl[idx];
+    const shm_client_sh_t *e = &g->r->client[idx];
     c->see_due = 0;
     if (e->synch_see && ++c->see_count >= proto_see_period(e)) {
         c->see_count = 0;
@@ -116,14 +177,29 @@ static void cycle_player(ngw_t *g, int idx, int synch)
 static void cycle_step(ngw_t *g)
 {
     int synch = conf_bool(&g->conf, SP_synch_mode);
+    double now_ms = (double)g->snap.step * cycle_step_ms(g);
+    if (synch) {
+        if (g->vtick == 0 || !g->have_prev_snap) /* start at this step */
+            g->vtick = (uint64_t)(now_ms / ((double)g->quarter_ns / 1.0e6 + 1e-12)) + 1;
+        cycle_virtual_ticks(g, &g->prev_snap, now_ms - 1e-6);
+    }
     cycle_events(g);
     ngw_audio_step(g);
     ngw_coach_step(g); /* see_global, (think) and notices for coaches */
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
+        if (!cycle_is_player(g, idx))
+            continue;
+        cycle_player_sense(g, idx);
+    }
+    if (synch)
+        cycle_virtual_ticks(g, &g->snap, now_ms + conf_int(&g->conf, SP_synch_offset));
+    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
         if (cycle_is_player(g, idx))
-            cycle_player(g, idx, synch);
+            cycle_player_see_think(g, idx, synch);
     }
     ngw_audio_end_step(g);
+    g->prev_snap = g->snap;
+    g->have_prev_snap = 1;
     if (cycle_see_later(g) && g->synch_see_ev) {
         int64_t at = g->snap.publish_ns
                      + (int64_t)conf_int(&g->conf, SP_synch_see_offset) * 1000000LL;
@@ -165,15 +241,7 @@ void ngw_cycle_wake(ngw_t *g)
 
 void ngw_cycle_see_tick(ngw_t *g)
 {
-    if (ngw_cycle_refresh(g) < 0)
+    if (conf_bool(&g->conf, SP_synch_mode) || ngw_cycle_refresh(g) < 0)
         return;
-    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
-        if (!cycle_is_player(g, idx) || g->r->client[idx].synch_see)
-            continue;
-        ngw_client_t *c = &g->cl[idx];
-        if (++c->see_count >= proto_see_period(&g->r->client[idx])) {
-            c->see_count = 0;
-            cycle_see(g, idx);
-        }
-    }
+    cycle_tick_on(g, &g->snap);
 }

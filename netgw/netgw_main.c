@@ -171,7 +171,8 @@ static int start_events(ngw_t *g)
     int slow = conf_int(&g->conf, SP_slow_down_factor);
     g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
     g->see_tick = 1;
-    see_arm(g);
+    if (!conf_bool(&g->conf, SP_synch_mode)) /* synch mode: ticks on the virtual clock */
+        see_arm(g);
     return 0;
 }
 

@@ -143,7 +143,9 @@ static int cycle_see_after_think(const ngw_t *g)
 static void cycle_player_sense(ngw_t *g, int idx)
 {
     const shm_client_sh_t *e = &g->r->client[idx];
-    ngw_cycle_sense_body(g, idx);
+    /* this snapshot, even if a newer one is out already (the gateway is behind) */
+    if (proto_sense_body(&g->snap, idx, e, &g->conf, g->out, sizeof g->out) > 0)
+        ngw_udp_send(g->cl[idx].fd, g->out);
     if (proto_fullstate_on(&g->conf, e->side) && g->snap.player[idx].enabled
         && proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out) > 0)
         ngw_udp_send(g->cl[idx].fd, g->out);
@@ -213,7 +215,7 @@ static void cycle_step(ngw_t *g)
 
 void ngw_cycle_synch_see(ngw_t *g)
 {
-    if (ngw_cycle_refresh(g) < 0)
+    if (!g->have_snap)
         return;
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
         ngw_client_t *c = &g->cl[idx];

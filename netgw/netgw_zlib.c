@@ -8,6 +8,7 @@
  * State is kept per socket (the per-client sockets are connected to their client), so
  * every send on a client's socket (ngw_udp_send) is compressed whoever builds the
  * message. One gateway thread sends, so no locking. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>

@@ -175,6 +175,19 @@ static void cycle_player_see_think(ngw_t *g, int idx, int synch)
     }
 }
 
+/* a red-carded player is taken off the field by the sim; like the reference, its
+ * connection is closed too (a reconnect gets (error red_carded_player)) */
+static void cycle_red_cards(ngw_t *g)
+{
+    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
+        const shm_player_sh_t *p = &g->snap.player[idx];
+        if (!cycle_is_player(g, idx) || p->card != 2 || p->enabled)
+            continue;
+        log_info("%s %d sent off", g->snap.team[idx / SHM_TEAM_SIZE], idx % SHM_TEAM_SIZE + 1);
+        ngw_client_detach(g, idx, 1);
+    }
+}
+
 /* everything due for one published snapshot (already in g->snap) */
 static void cycle_step(ngw_t *g)
 {
@@ -186,6 +199,7 @@ static void cycle_step(ngw_t *g)
         cycle_virtual_ticks(g, &g->prev_snap, now_ms - 1e-6);
     }
     cycle_events(g);
+    cycle_red_cards(g);
     ngw_audio_step(g);
     ngw_coach_step(g); /* see_global, (think) and notices for coaches */
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {

@@ -22,6 +22,22 @@ struct event;
 #define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
 #define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
 
+/* what a player hears (netgw_audio.c): its hear capacity and the v8+ messages kept
+ * for the start of the next cycle */
+#define NGW_HEAR_QUEUE    32        /* messages cached per listener per cycle */
+
+typedef struct ngw_heard {
+    int   speaker;                  /* player index (== the listener's own: self) */
+    char  text[SHM_EVENT_TEXT_LEN];
+} ngw_heard_t;
+
+typedef struct ngw_ear {
+    int          cap[2];            /* hear capacity from teammates [0], opponents [1] */
+    int          n;                 /* cached messages */
+    uint32_t     dropped;           /* messages beyond NGW_HEAR_QUEUE in one cycle */
+    ngw_heard_t  q[NGW_HEAR_QUEUE];
+} ngw_ear_t;
+
 /* a client this gateway serves (mirror of its shm client-table entry) */
 typedef struct ngw_client {
     struct ngw    *g;              /* back pointer for the read callback */
@@ -32,6 +48,8 @@ typedef struct ngw_client {
     struct event  *ev;
     int            see_count;      /* async: quarter send_steps since the last see;
                                       synch-see: cycles since the last see */
+    int            see_due;        /* synch-see: a see waits for server::synch_see_offset */
+    ngw_ear_t      ear;            /* players: capacity and cached messages */
 } ngw_client_t;
 
 /* one of the shared listening ports (player, trainer, online coach) */
@@ -63,6 +81,18 @@ typedef struct ngw_coaches {
     char         out[COACH_TEXT_MAX + 256]; /* a hear built from a long text */
 } ngw_coaches_t;
 
+/* gateway-wide hearing state (netgw_audio.c) */
+#define NGW_COACH_SAYS    4         /* coach/trainer says cached for v8+ players per cycle */
+
+typedef struct ngw_audio {
+    shm_text_t  ev;                 /* parts of a long event being assembled */
+    int         ncoach;             /* coach/trainer says for the next cycle (v8+ players) */
+    int         coach_side[NGW_COACH_SAYS];
+    char        coach_text[NGW_COACH_SAYS][COACH_TEXT_MAX + 1];
+    int         have_prev;          /* prev_* hold the previous snapshot's players */
+    double      prev_x[SHM_MAX_PLAYERS], prev_y[SHM_MAX_PLAYERS], prev_body[SHM_MAX_PLAYERS];
+} ngw_audio_t;
+
 typedef struct ngw {
     int                 index;     /* netgw index (slot in r->netgw[]) */
     shm_handle_t        shm;
@@ -81,12 +111,17 @@ typedef struct ngw {
     struct event       *sig_ev[2];
     int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
     uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
+    uint64_t            vtick;      /* synch mode: next virtual see tick (netgw_cycle.c) */
+    shm_snapshot_sh_t   prev_snap;  /* the snapshot handled before g->snap's */
+    int                 have_prev_snap;
     uint64_t            last_step;  /* newest snapshot handled */
     uint64_t            ev_cursor;  /* next event to read */
     shm_snapshot_sh_t   snap;       /* newest snapshot read */
     int                 have_snap;
     char                out[NGW_SEND_MAX];
     ngw_coaches_t       coach;      /* trainer and online coaches (netgw_coach*.c) */
+    ngw_audio_t         audio;      /* what players hear (netgw_audio.c) */
+    struct event       *synch_see_ev; /* server::synch_see_offset after a publish */
 } ngw_t;
 
 /* ---- netgw_udp.c (sockets: common/net.h) ---- */
@@ -99,9 +134,19 @@ void ngw_addr_to_entry(const struct sockaddr_storage *a, shm_client_sh_t *e);
 void ngw_entry_to_addr(const shm_client_sh_t *e, struct sockaddr_storage *a);
 int  ngw_addr_equal_entry(const struct sockaddr_storage *a, const shm_client_sh_t *e);
 
+/* ---- netgw_zlib.c: (compression N) per client socket ---- */
+/* level 0..9 on, -1 off; 0 or -1 (no room for the socket, zlib failure). */
+int  ngw_zlib_set(int fd, int level);
+int  ngw_zlib_level(int fd);          /* -1 off */
+void ngw_zlib_forget(int fd);         /* before the socket is closed */
+/* One datagram to / from the client: length, or -1 (off, failure, garbage). */
+int  ngw_zlib_deflate(int fd, const void *in, size_t n, void *out, size_t cap);
+int  ngw_zlib_inflate(int fd, const void *in, size_t n, void *out, size_t cap);
+
 /* ---- netgw_port.c ---- */
-/* A datagram on a shared port: player init/reconnect, dispinit hand-over, errors. */
-void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+/* A datagram on a shared port: player init/reconnect, dispinit hand-over, errors.
+ * text is NUL-terminated at len. */
+void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from);
 
 /* ---- netgw_client.c ---- */
@@ -114,6 +159,9 @@ void ngw_client_detach(ngw_t *g, int idx, int release);
 void ngw_client_takeover(ngw_t *g);
 /* The messages after a successful (init ...)/(reconnect ...): parameters, types. */
 void ngw_client_send_params(ngw_t *g, int idx);
+/* One (decompressed) datagram of connected player idx: its commands, in order. text
+ * is NUL-terminated at len. */
+void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);
 /* Drop clients whose entry was freed or handed to another gateway. */
 void ngw_client_check_owner(ngw_t *g);
 
@@ -159,11 +207,26 @@ void ngw_coach_event(ngw_t *g, const shm_event_sh_t *ev);
 /* Once per snapshot: see_global, (think) and clang-version notices for coaches. */
 void ngw_coach_step(ngw_t *g);
 
+/* ---- netgw_audio.c: what players hear, player replies from the sim ---- */
+/* Every event read with a snapshot, in order: referee messages and v1-v7 hears at once,
+ * v8+ says and coach/trainer says cached for the next cycle, the sim's player replies. */
+void ngw_audio_event(ngw_t *g, const shm_event_sh_t *ev);
+/* Once per snapshot after its events: hear capacities refilled. */
+void ngw_audio_step(ngw_t *g);
+/* Right after player idx's sense_body (and fullstate): its cached messages, v8+. */
+void ngw_audio_release(ngw_t *g, int idx);
+/* After every player was served: cached coach says dropped, positions remembered. */
+void ngw_audio_end_step(ngw_t *g);
+/* A new client at idx: full capacity, nothing cached. */
+void ngw_audio_reset(ngw_t *g, int idx);
+
 /* ---- netgw_cycle.c ---- */
 /* Wake-up from the cycle semaphore: handle every snapshot published since the last. */
 void ngw_cycle_wake(ngw_t *g);
 /* Async see timer tick. */
 void ngw_cycle_see_tick(ngw_t *g);
+/* server::synch_see_offset after a publish: the synch-see sees that are due. */
+void ngw_cycle_synch_see(ngw_t *g);
 /* Build and send a sense_body for idx from the newest snapshot. */
 void ngw_cycle_sense_body(ngw_t *g, int idx);
 /* Refresh g->snap from the region; 0 if a snapshot is available. */

@@ -32,28 +32,9 @@ static void client_raw(ngw_t *g, int idx, const char *text, size_t len)
     client_push(g, idx, &c);
 }
 
-static void client_settings(shm_client_sh_t *e, const proto_parsed_t *p)
+static void client_send(ngw_t *g, int idx, const char *msg)
 {
-    if (p->view_width >= 0)
-        e->view_width = p->view_width;
-    if (p->view_high >= 0)
-        e->view_high = p->view_high;
-    if (p->synch_see)
-        e->synch_see = 1;
-    if (p->gaussian_see)
-        e->gaussian_see = 1;
-    if (p->clang_min > 0 && p->clang_max > 0) {
-        e->clang_min = p->clang_min;
-        e->clang_max = p->clang_max;
-    }
-    for (int k = 0; k < 4; k++) {
-        if (!(p->ear_set & (1 << k)))
-            continue;
-        if (k < 2)
-            e->ear_on[k] = p->ear[k];
-        else
-            e->ear_partial[k - 2] = p->ear[k];
-    }
+    ngw_udp_send(g->cl[idx].fd, msg);
 }
 
 static void client_score(ngw_t *g, int idx)
@@ -62,9 +43,10 @@ static void client_score(ngw_t *g, int idx)
     ngw_cycle_refresh(g);
     int ours = e->side == SHM_SIDE_LEFT ? 0 : 1;
     char msg[64];
+    /* the opponents' score only once they have a name, as the reference */
     snprintf(msg, sizeof msg, "(score %d %d %d)", g->snap.time, g->snap.score[ours],
-             g->snap.score[1 - ours]);
-    ngw_udp_send(g->cl[idx].fd, msg);
+             g->snap.team[1 - ours][0] ? g->snap.score[1 - ours] : 0);
+    client_send(g, idx, msg);
 }
 
 static void client_done(ngw_t *g, int idx)
@@ -73,43 +55,131 @@ static void client_done(ngw_t *g, int idx)
     shm_sem_post(&g->r->hdr.done_sem);
 }
 
-/* one datagram from a connected player */
-static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
+/* (change_view W [Q]) (spec 2): in synch-see mode a low-quality request is ignored
+ * entirely; otherwise width and quality are set (the one-argument form means high)
+ * and the sim counts it */
+static void client_change_view(ngw_t *g, int idx, const proto_item_t *it)
 {
-    static proto_parsed_t p; /* 6 KB; one gateway thread */
+    shm_client_sh_t *e = &g->r->client[idx];
+    if (e->synch_see && !it->b)
+        return;
+    e->view_width = it->a;
+    e->view_high = it->b;
+    shm_cmd_sh_t c;
+    memset(&c, 0, sizeof c);
+    c.kind = SHM_CMD_CHANGE_VIEW;
+    c.i = it->a;
+    c.flags = it->b ? 0u : 1u; /* bit 0: low asked */
+    client_push(g, idx, &c);
+}
+
+static void client_synch_see(ngw_t *g, int idx)
+{
+    shm_client_sh_t *e = &g->r->client[idx];
+    e->synch_see = 1;
+    e->view_high = 1;
+    g->cl[idx].see_count = 0;
+    client_send(g, idx, "(ok synch_see)");
+}
+
+/* (compression N): acknowledged with the old setting, then every datagram both ways is
+ * zlib data (level 0 included); -1 switches it off */
+static void client_compression(ngw_t *g, int idx, int level)
+{
+    char msg[48];
+    snprintf(msg, sizeof msg, "(ok compression %d)", level);
+    client_send(g, idx, msg);
+    if (ngw_zlib_set(g->cl[idx].fd, level) < 0) {
+        log_warn("client %d: compression %d not available", idx, level);
+        return;
+    }
+    g->r->client[idx].compression = level + 1;
+}
+
+/* (ear (on|off TEAM MODE)): b teams (bit0 own, bit1 opponents), c modes (bit0 complete,
+ * bit1 partial) */
+static void client_ear(shm_client_sh_t *e, const proto_item_t *it)
+{
+    for (int t = 0; t < 2; t++) {
+        if (!(it->b & (1 << t)))
+            continue;
+        if (it->c & 1)
+            e->ear_on[t] = it->a;
+        if (it->c & 2)
+            e->ear_partial[t] = it->a;
+    }
+}
+
+/* one item of a datagram; 1 if the client left (bye) */
+static int client_item(ngw_t *g, int idx, proto_item_t *it)
+{
+    shm_client_sh_t *e = &g->r->client[idx];
+    switch (it->kind) {
+    case PROTO_IT_CMD:          client_push(g, idx, &it->cmd); break;
+    case PROTO_IT_REPLY:        client_send(g, idx, it->reply); break;
+    case PROTO_IT_CHANGE_VIEW:  client_change_view(g, idx, it); break;
+    case PROTO_IT_SYNCH_SEE:    client_synch_see(g, idx); break;
+    case PROTO_IT_GAUSSIAN_SEE:
+        e->gaussian_see = 1;
+        client_send(g, idx, "(ok gaussian_see)");
+        break;
+    case PROTO_IT_SENSE_BODY:   ngw_cycle_sense_body(g, idx); break;
+    case PROTO_IT_SCORE:        client_score(g, idx); break;
+    case PROTO_IT_DONE:         client_done(g, idx); break;
+    case PROTO_IT_COMPRESSION:  client_compression(g, idx, it->a); break;
+    case PROTO_IT_CLANG: {
+        char msg[64];
+        e->clang_min = it->a;
+        e->clang_max = it->b;
+        snprintf(msg, sizeof msg, "(ok clang (ver %d %d))", it->a, it->b);
+        client_send(g, idx, msg);
+        break;
+    }
+    case PROTO_IT_EAR:          client_ear(e, it); break;
+    case PROTO_IT_BYE:
+        log_info("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
+        ngw_client_detach(g, idx, 1);
+        return 1;
+    default:
+        break;
+    }
+    return 0;
+}
+
+void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
+{
+    static proto_parsed_t p; /* 35 KB; one gateway thread */
     shm_client_sh_t *e = &g->r->client[idx];
     e->last_recv_ns = shm_now_ns();
-    if (e->version >= 8.0 && buf[n - 1] != '\0')
-        ngw_udp_send(g->cl[idx].fd, "(warning message_not_null_terminated)");
-    buf[n] = '\0';
-    size_t len = strnlen(buf, n);
     if (conf_bool(&g->conf, SP_text_logging))
-        client_raw(g, idx, buf, len);
+        client_raw(g, idx, text, len);
     int k = e->side == SHM_SIDE_RIGHT ? 1 : 0;
-    proto_parse_player(buf, len, e->version, e->side, g->r->team[k].name,
+    proto_parse_player(text, len, e->version, e->side, g->r->team[k].name,
                        g->r->team[1 - k].name, &p);
-    for (int i = 0; i < p.ncmd; i++)
-        client_push(g, idx, &p.cmd[i]);
-    client_settings(e, &p);
-    if (p.synch_see)
-        g->cl[idx].see_count = 0;
-    for (int i = 0; i < p.nreply; i++) {
-        /* messages are sent uncompressed: zlib streams to clients are not implemented */
-        if (strncmp(p.reply[i], "(ok compression", 15) == 0)
-            ngw_udp_send(g->cl[idx].fd, "(warning compression_unsupported)");
-        else
-            ngw_udp_send(g->cl[idx].fd, p.reply[i]);
+    if (p.dropped)
+        log_debug("client %d: %d commands of one datagram dropped", idx, p.dropped);
+    for (int i = 0; i < p.n; i++) {
+        if (client_item(g, idx, &p.item[i]))
+            return;
     }
-    if (p.sense_body)
-        ngw_cycle_sense_body(g, idx);
-    if (p.score)
-        client_score(g, idx);
-    if (p.done)
-        client_done(g, idx);
-    if (p.bye) {
-        log_info("%s %d left", g->r->team[k].name, e->unum);
-        ngw_client_detach(g, idx, 1);
+}
+
+/* one datagram from a connected player: inflated if it asked for compression */
+static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
+{
+    static char plain[NGW_DGRAM_MAX + 1];
+    int fd = g->cl[idx].fd;
+    if (ngw_zlib_level(fd) >= 0) {
+        int m = ngw_zlib_inflate(fd, buf, n, plain, sizeof plain);
+        if (m <= 0)
+            return; /* not zlib data: ignored, as the reference */
+        buf = plain;
+        n = (size_t)m;
     }
+    if (g->r->client[idx].version >= 8.0 && buf[n - 1] != '\0')
+        client_send(g, idx, "(warning message_not_null_terminated)");
+    buf[n] = '\0';
+    ngw_client_command(g, idx, buf, strnlen(buf, n));
 }
 
 static void client_on_read(evutil_socket_t fd, short what, void *arg)
@@ -169,6 +239,9 @@ int ngw_client_attach(ngw_t *g, int idx, int local_port)
     c->fd = fd;
     c->generation = e->generation;
     c->see_count = 0;
+    ngw_audio_reset(g, idx);
+    if (e->kind == CLIENT_KIND_PLAYER && e->compression > 0)  /* taken back after a restart */
+        ngw_zlib_set(fd, e->compression - 1);
     return 0;
 }
 
@@ -178,6 +251,7 @@ void ngw_client_detach(ngw_t *g, int idx, int release)
     if (c->used) {
         if (c->ev)
             event_free(c->ev);
+        ngw_zlib_forget(c->fd);
         close(c->fd);
     }
     memset(c, 0, sizeof *c);

@@ -97,18 +97,12 @@ static void ev_clang(ngw_t *g, const shm_event_sh_t *ev, const char *text)
     }
 }
 
-/* a trainer say (side 0) or a v<7 coach's freeform: every player, and the coaches */
+/* a trainer say (side 0) or a v<7 coach's freeform: the coaches (players hear it
+ * through netgw_audio.c: at once before v8, at the start of the next cycle from v8) */
 static void ev_coach_say(ngw_t *g, const shm_event_sh_t *ev, const char *text)
 {
     char *buf = g->coach.out;
     size_t len = sizeof g->coach.out;
-    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
-        if (!served(g, idx) || !g->snap.player[idx].enabled)
-            continue;
-        if (coach_hear_coach_say_player(g->r->client[idx].version, ev->side, ev->time, text,
-                                        buf, len) > 0)
-            ngw_udp_send(g->cl[idx].fd, buf);
-    }
     for (int idx = SHM_COACH_TRAINER; idx < SHM_MAX_CLIENTS; idx++) {
         if (!served(g, idx) || (idx == SHM_COACH_TRAINER && !trainer_hears(g)))
             continue;

@@ -97,6 +97,13 @@ static void on_see(evutil_socket_t fd, short what, void *arg)
     see_arm(g);
 }
 
+static void on_synch_see(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    ngw_cycle_synch_see(arg);
+}
+
 static void on_beat(evutil_socket_t fd, short what, void *arg)
 {
     ngw_t *g = arg;
@@ -148,10 +155,12 @@ static int start_events(ngw_t *g)
         return -1;
     g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->see_ev = evtimer_new(g->base, on_see, g);
+    g->synch_see_ev = evtimer_new(g->base, on_synch_see, g);
     g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
     g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
     g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
-    if (!g->wake_ev || !g->see_ev || !g->beat_ev || !g->sig_ev[0] || !g->sig_ev[1])
+    if (!g->wake_ev || !g->see_ev || !g->synch_see_ev || !g->beat_ev || !g->sig_ev[0]
+        || !g->sig_ev[1])
         return -1;
     struct timeval beat = { 0, NGW_HEARTBEAT_MS * 1000 };
     event_add(g->wake_ev, NULL);
@@ -162,7 +171,8 @@ static int start_events(ngw_t *g)
     int slow = conf_int(&g->conf, SP_slow_down_factor);
     g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
     g->see_tick = 1;
-    see_arm(g);
+    if (!conf_bool(&g->conf, SP_synch_mode)) /* synch mode: ticks on the virtual clock */
+        see_arm(g);
     return 0;
 }
 
@@ -219,7 +229,8 @@ static void ngw_stop(ngw_t *g)
             event_free(g->port[i].ev);
         close(g->port[i].fd);
     }
-    struct event *evs[] = { g->wake_ev, g->see_ev, g->beat_ev, g->sig_ev[0], g->sig_ev[1] };
+    struct event *evs[] = { g->wake_ev, g->see_ev, g->synch_see_ev, g->beat_ev, g->sig_ev[0],
+                            g->sig_ev[1] };
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
         if (evs[i])
             event_free(evs[i]);

@@ -4,7 +4,6 @@
  * ring (monitorgw answers from its own socket); anything else gets the reference's error
  * reply. The trainer and online-coach ports are served by netgw_trainer.c and
  * netgw_olcoach.c. */
-#include <math.h>
 #include "dispinit.h"
 #include <stdio.h>
 #include <string.h>
@@ -39,46 +38,55 @@ static int port_starts(const char *t, size_t len, const char *word)
 }
 
 /* ---- team side --------------------------------------------------------------------- */
-/* 0 left, 1 right, -1 with *err set. Caller holds the table lock. The fixed names are
- * what opponents see; a team may not use one of them (the reference's rule). */
+/* The reference's choice (spec 1.1): a name equal to server::fixed_teamname_l/r is
+ * refused; the left team is named by the first init, the right by the first init with
+ * another name; a third name is refused. 0 left, 1 right, -1 with *err. Table lock held. */
 static int port_team_side(ngw_t *g, const char *team, const char **err)
 {
     shm_team_sh_t *t = g->r->team;
-    const char *fixed[2] = { conf_str(&g->conf, SP_fixed_teamname_l),
-                             conf_str(&g->conf, SP_fixed_teamname_r) };
-    for (int k = 0; k < 2; k++) {
-        if (fixed[k][0] && strcmp(fixed[k], team) == 0) {
-            *err = E_CONFLICT;
-            return -1;
-        }
+    if (strcmp(conf_str(&g->conf, SP_fixed_teamname_l), team) == 0
+        || strcmp(conf_str(&g->conf, SP_fixed_teamname_r), team) == 0) {
+        *err = E_CONFLICT;
+        return -1;
     }
     for (int k = 0; k < 2; k++) {
-        if (t[k].used && strcmp(t[k].name, team) == 0)
+        if (!t[k].used) {
+            memset(t[k].name, 0, sizeof t[k].name);
+            memcpy(t[k].name, team, strnlen(team, SHM_TEAM_NAME_LEN - 1));
+            t[k].used = 1;
             return k;
-    }
-    for (int k = 0; k < 2; k++) {
-        if (!t[k].used)
+        }
+        if (strcmp(t[k].name, team) == 0)
             return k;
     }
     *err = E_NO_TEAM;
     return -1;
 }
 
+/* A slot ever taken keeps its number (the reference counts connections: unum = 1 +
+ * players that ever joined the team). */
+static int port_slot_taken(const shm_client_sh_t *e)
+{
+    return e->kind == CLIENT_KIND_PLAYER && e->generation != 0;
+}
+
+/* a goalie among the players that ever joined team k (one who left still counts) */
 static int port_team_has_goalie(const shm_region_sh_t *r, int k)
 {
     for (int u = 0; u < SHM_TEAM_SIZE; u++) {
         const shm_client_sh_t *e = &r->client[k * SHM_TEAM_SIZE + u];
-        if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && e->goalie)
+        if (port_slot_taken(e) && e->goalie)
             return 1;
     }
     return 0;
 }
 
-static int port_free_slot(const shm_region_sh_t *r, int k)
+/* the next number of team k: the first slot never taken, -1 if all 11 were */
+static int port_next_slot(const shm_region_sh_t *r, int k)
 {
     for (int u = 0; u < SHM_TEAM_SIZE; u++) {
         int idx = k * SHM_TEAM_SIZE + u;
-        if (atomic_load(&r->client[idx].state) == CLIENT_ST_FREE)
+        if (!port_slot_taken(&r->client[idx]) && atomic_load(&r->client[idx].state) == CLIENT_ST_FREE)
             return idx;
     }
     return -1;
@@ -91,6 +99,37 @@ static const char *port_playmode(ngw_t *g)
     return n[0] ? n : "before_kick_off";
 }
 
+/* a fresh player entry at idx for a client at from; its socket opened and the entry
+ * ACTIVE, or -1 (entry left FREE). Table lock held. */
+static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int synch_see,
+                           const struct sockaddr_storage *from)
+{
+    shm_region_sh_t *r = g->r;
+    shm_client_sh_t *e = &r->client[idx];
+    uint32_t gen = e->generation + 1;
+    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
+    e->kind = CLIENT_KIND_PLAYER;
+    e->owner_gw = g->index;
+    e->generation = gen;
+    ngw_addr_to_entry(from, e);
+    e->version = version;
+    e->side = idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    e->unum = idx % SHM_TEAM_SIZE + 1;
+    e->goalie = goalie;
+    e->view_width = SHM_VIEW_NORMAL;
+    e->view_high = 1;
+    e->ear_on[0] = e->ear_on[1] = 1;       /* complete hearing on, partial off */
+    e->synch_see = synch_see;
+    e->last_recv_ns = shm_now_ns();
+    /* done_step: a new client is counted in synch mode from the next step on */
+    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
+    if (ngw_client_attach(g, idx, 0) < 0)
+        return -1;
+    e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
+    atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    return 0;
+}
+
 /* ---- (init TEAM ...) ------------------------------------------------------------ */
 /* Take a slot; returns the client index or -1 with *err. Table lock held. */
 static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockaddr_storage *from,
@@ -100,71 +139,63 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
     int k = port_team_side(g, pi->team, err);
     if (k < 0)
         return -1;
-    int idx = port_free_slot(r, k);
-    if (idx < 0 || (pi->goalie && port_team_has_goalie(r, k))) {
+    /* team full, second goalie, or a protocol that does not exist: one reply, and
+     * (as the reference) the team keeps the name it was just given */
+    int idx = port_next_slot(r, k);
+    if (idx < 0 || (pi->goalie && port_team_has_goalie(r, k)) || !proto_version_ok(pi->version)) {
         *err = E_NO_MORE;
         return -1;
     }
-    shm_client_sh_t *e = &r->client[idx];
-    uint32_t gen = e->generation + 1;
-    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
-    e->kind = CLIENT_KIND_PLAYER;
-    e->owner_gw = g->index;
-    e->generation = gen;
-    ngw_addr_to_entry(from, e);
-    e->version = pi->version;
-    e->side = k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
-    e->unum = idx % SHM_TEAM_SIZE + 1;
-    e->goalie = pi->goalie;
-    e->view_width = SHM_VIEW_NORMAL;
-    e->view_high = 1;
-    e->synch_see = pi->version >= 18.0;
-    e->last_recv_ns = shm_now_ns();
-    /* done_step: a new client is counted in synch mode from the next step on */
-    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
-    if (ngw_client_attach(g, idx, 0) < 0) {
+    /* v18+: switched to synchronous see at once (spec 1.1) */
+    if (port_fill_entry(g, idx, pi->version, pi->goalie, pi->version >= 18.0, from) < 0) {
         *err = E_FAILED;
         return -1;
     }
-    e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
-    if (!r->team[k].used) {
-        memset(r->team[k].name, 0, sizeof r->team[k].name);
-        memcpy(r->team[k].name, pi->team, strnlen(pi->team, SHM_TEAM_NAME_LEN - 1));
-        r->team[k].used = 1;
-    }
-    atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
     return idx;
 }
 
 /* ---- (reconnect TEAM UNUM) -------------------------------------------------------- */
+/* the player slot of team name / unum among named teams, -1 if none */
+static int port_find_player(const shm_region_sh_t *r, const proto_init_t *pi)
+{
+    if (pi->team_too_long || pi->unum < 1 || pi->unum > SHM_TEAM_SIZE)
+        return -1;
+    for (int s = 0; s < 2; s++) {
+        if (r->team[s].used && strcmp(r->team[s].name, pi->team) == 0)
+            return s * SHM_TEAM_SIZE + pi->unum - 1;
+    }
+    return -1;
+}
+
+/* Take the player over for a client at from: the old socket (if connected) is dropped
+ * by its owner when it sees the entry change. A number that never joined becomes a
+ * version-3 player, as in the reference. Table lock held. */
 static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
                                const struct sockaddr_storage *from, const char **err)
 {
     shm_region_sh_t *r = g->r;
-    int k = -1;
-    for (int s = 0; s < 2; s++) {
-        if (r->team[s].used && strcmp(r->team[s].name, pi->team) == 0)
-            k = s;
-    }
-    if (k < 0 || pi->unum < 1 || pi->unum > SHM_TEAM_SIZE) {
-        *err = E_NO_SUCH;
-        return -1;
-    }
-    int idx = k * SHM_TEAM_SIZE + pi->unum - 1;
-    shm_client_sh_t *e = &r->client[idx];
-    uint32_t st = atomic_load(&e->state);
-    if (e->kind != CLIENT_KIND_PLAYER || e->generation == 0 || st == CLIENT_ST_CLOSING) {
+    int idx = port_find_player(r, pi);
+    if (idx < 0) {
         *err = E_NO_SUCH;
         return -1;
     }
     ngw_cycle_refresh(g);
-    if (g->snap.play_mode == PM_PLAY_ON) {
-        *err = E_PLAYON;
-        return -1;
-    }
     if (g->snap.player[idx].card == 2) {
         *err = E_RED;
         return -1;
+    }
+    shm_client_sh_t *e = &r->client[idx];
+    uint32_t st = atomic_load(&e->state);
+    if (st == CLIENT_ST_CLOSING) {   /* being taken over right now */
+        *err = E_FAILED;
+        return -1;
+    }
+    if (!port_slot_taken(e) && st == CLIENT_ST_FREE) {
+        if (port_fill_entry(g, idx, 3.0, 0, 0, from) < 0) {
+            *err = E_FAILED;
+            return -1;
+        }
+        return idx;
     }
     if (g->cl[idx].used)
         ngw_client_detach(g, idx, 0);
@@ -275,50 +306,85 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         ngw_udp_sendto(p->fd, from, E_FAILED);
 }
 
-/* a datagram from the address of a connected v8+ player or a registered monitor (every
- * served monitor version is >= 2): it must use its own port */
-static int port_known_client(const ngw_t *g, const struct sockaddr_storage *from)
+/* the connected player at this address (any gateway's), -1 if none */
+static int port_player_at(const ngw_t *g, const struct sockaddr_storage *from)
 {
-    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_client_sh_t *e = &g->r->client[i];
         if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && ngw_addr_equal_entry(from, e))
-            return e->version >= 8.0;
+            return i;
     }
-    return port_monitor_at(g, from, NULL) >= 0;
+    return -1;
 }
 
-void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
+/* A datagram from a connected player's address on the init port (even an init): v8+
+ * must use its own port; an older client's commands are taken here too, as the
+ * reference does (by the gateway that serves it; the kernel sends a client's datagrams
+ * to the gateway that got its init unless the gateways changed meanwhile). */
+static void port_from_player(ngw_t *g, ngw_port_t *p, int idx, char *text, size_t len,
+                             const struct sockaddr_storage *from)
+{
+    if (g->r->client[idx].version >= 8.0) {
+        ngw_udp_sendto(p->fd, from, E_INIT_PORT);
+        return;
+    }
+    if (g->cl[idx].used && g->r->client[idx].owner_gw == g->index)
+        ngw_client_command(g, idx, text, len);
+}
+
+/* (reconnect ...): refused in play_on before anything else, as the reference; a missing
+ * number is answered twice (the form error, then the failed lookup) */
+static void port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                           const struct sockaddr_storage *from)
+{
+    ngw_cycle_refresh(g);
+    if (g->have_snap && g->snap.play_mode == PM_PLAY_ON) {
+        ngw_udp_sendto(p->fd, from, E_PLAYON);
+        return;
+    }
+    if (pi->form_error) {
+        ngw_udp_sendto(p->fd, from, "(error illegal_command_form)");
+        ngw_udp_sendto(p->fd, from, E_NO_SUCH);
+        return;
+    }
+    port_join(g, p, pi, from);
+}
+
+void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from)
 {
+    if (p->kind == CLIENT_KIND_TRAINER || p->kind == CLIENT_KIND_OLCOACH) {
+        size_t off = port_skip_blank(text, len);
+        if (p->kind == CLIENT_KIND_TRAINER)
+            ngw_trainer_port(g, p, text + off, len - off, from);
+        else
+            ngw_olcoach_port(g, p, text + off, len - off, from);
+        return;
+    }
+    int idx = port_player_at(g, from);
+    if (idx >= 0) {
+        port_from_player(g, p, idx, text, len, from);
+        return;
+    }
     size_t off = port_skip_blank(text, len);
     const char *t = text + off;
     size_t n = len - off;
-    if (p->kind == CLIENT_KIND_TRAINER) {
-        ngw_trainer_port(g, p, t, n, from);
-        return;
-    }
-    if (p->kind == CLIENT_KIND_OLCOACH) {
-        ngw_olcoach_port(g, p, t, n, from);
-        return;
-    }
     if (port_starts(t, n, "(dispinit")) {
         port_dispinit(g, p, t, n, from);
         return;
     }
-    if (port_starts(t, n, "(init") || port_starts(t, n, "(reconnect")) {
-        proto_init_t pi;
-        char err[PROTO_REPLY_LEN];
-        if (proto_parse_init(t, n, &pi, err, sizeof err) < 0) {
-            ngw_udp_sendto(p->fd, from, err);
-            return;
-        }
-        int v = (int)floor(pi.version);
-        if (!pi.reconnect && (v < 1 || v > 19)) {
-            ngw_udp_sendto(p->fd, from, E_NO_MORE);
-            return;
-        }
-        port_join(g, p, &pi, from);
+    if (port_monitor_at(g, from, NULL) >= 0) { /* served monitors are all v2+ */
+        ngw_udp_sendto(p->fd, from, E_INIT_PORT);
         return;
     }
-    ngw_udp_sendto(p->fd, from, port_known_client(g, from) ? E_INIT_PORT : E_UNKNOWN);
+    proto_init_t pi;
+    char err[PROTO_REPLY_LEN];
+    if (proto_parse_init(t, n, &pi, err, sizeof err) < 0) {
+        ngw_udp_sendto(p->fd, from, err);
+        return;
+    }
+    if (pi.reconnect)
+        port_reconnect(g, p, &pi, from);
+    else
+        port_join(g, p, &pi, from);
 }

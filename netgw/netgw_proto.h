@@ -25,55 +25,112 @@ int proto_sense_body(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t 
 int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
               const conf_t *c, const shm_ptypes_sh_t *pt, rng_t *rng, char *buf, size_t len);
 
-/* View cone half-angle (rad) and see period for a client:
+/* View cone half-angle (rad; from server::visible_angle, c may be NULL for 90) and see
+ * period for a client:
  * async: period in quarter send_steps (2/4/8, halved for low quality);
  * synch-see: period in cycles (1/2/3). */
-double proto_view_angle(const shm_client_sh_t *cl);
+double proto_view_angle(const shm_client_sh_t *cl, const conf_t *c);
 int    proto_see_period(const shm_client_sh_t *cl);
 
-/* ---- player datagrams (netgw_cmd.c) ---- */
-#define PROTO_MAX_CMDS     16
-#define PROTO_MAX_REPLIES  8
-#define PROTO_REPLY_LEN    160
+/* ---- fullstate (netgw_full.c; spec 1.7) ---- */
+/* (fullstate ...) for player idx by its client's version; 0 (buf "") for v1-v4, which
+ * have none. proto_fullstate_on: 1 if server::fullstate_l/_r is on for side. */
+int proto_fullstate(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
+                    char *buf, size_t len);
+int proto_fullstate_on(const conf_t *c, int side);
 
-/* What one datagram from a connected player asks for. Records in cmd[] go to the
- * player's command ring (sim applies them); the rest is handled by the gateway. */
+/* ---- hear (netgw_hear.c; spec 1.6, 5) ---- */
+/* A player's say as a v1-v7 listener hears it when it is said: (hear T DIR MSG) with
+ * DIR truncated (v1-v6), (hear T DIR "MSG") with DIR rounded (v7). dir_rad: direction
+ * of the speaker relative to the listener's body. */
+int proto_hear_say_now(double version, int time, double dir_rad, const char *msg,
+                       char *buf, size_t len);
+/* v8+: (hear T DIR our UNUM "MSG") / (hear T DIR opp "MSG"), DIR truncated; partial
+ * forms (hear T our UNUM) / (hear T opp). */
+int proto_hear_say_full(int time, double dir_rad, int own, int unum, const char *msg,
+                        char *buf, size_t len);
+int proto_hear_say_partial(int time, int own, int unum, char *buf, size_t len);
+/* (hear T self MSG), quoted from v7 */
+int proto_hear_self(double version, int time, const char *msg, char *buf, size_t len);
+/* the trainer (sender_side 0: "referee" before v7, "coach" from v7) or a v<7 online
+ * coach's freeform (online_coach_left/right); quoted from v7 */
+int proto_hear_coach(double version, int sender_side, int time, const char *msg, char *buf,
+                     size_t len);
+int proto_hear_referee(int time, const char *msg, char *buf, size_t len);
+/* v8+ release of one cached message of another player: full form if the capacity for
+ * the speaker's team is >= hear_decay and complete hearing of that team is on (nothing
+ * if it is off); partial form if the capacity is short and partial hearing is on. */
+enum { PROTO_HEAR_NONE, PROTO_HEAR_FULL, PROTO_HEAR_PARTIAL };
+int proto_hear_decide(int cap, int hear_decay, int complete, int partial);
+/* Which of n cached messages (speaker[i] = player index) comes next: one of the
+ * attention target's (focus, -1 none) if it has any, else any; at random among them. */
+int proto_hear_pick(const int *speaker, int n, int focus, rng_t *rng);
+/* the capacity after one step: + hear_inc, at most hear_max */
+int proto_hear_refill(int cap, int hear_inc, int hear_max);
+
+/* ---- player datagrams (netgw_cmd.c) ---- */
+#define PROTO_MAX_ITEMS    128     /* commands kept from one datagram (the rest is dropped) */
+#define PROTO_REPLY_LEN    256
+
+/* what one command of a datagram asks for, in textual order */
+enum {
+    PROTO_IT_CMD,          /* cmd: a record for the player's ring (the sim applies it) */
+    PROTO_IT_REPLY,        /* reply: sent at once ("(error illegal_command_form)" ...) */
+    PROTO_IT_CHANGE_VIEW,  /* a = SHM_VIEW_*, b = 1 high / 0 low, c = 1 one-argument form */
+    PROTO_IT_SYNCH_SEE,
+    PROTO_IT_GAUSSIAN_SEE,
+    PROTO_IT_SENSE_BODY,
+    PROTO_IT_SCORE,
+    PROTO_IT_DONE,
+    PROTO_IT_BYE,
+    PROTO_IT_COMPRESSION,  /* a = zlib level 0..9, -1 off */
+    PROTO_IT_CLANG,        /* a = min, b = max */
+    PROTO_IT_EAR           /* a = on; b = teams (bit0 own, bit1 opponents);
+                              c = modes (bit0 complete, bit1 partial) */
+};
+
+typedef struct proto_item {
+    int kind;                      /* PROTO_IT_* */
+    int a, b, c;
+    union {
+        shm_cmd_sh_t cmd;
+        char         reply[PROTO_REPLY_LEN];
+    };
+} proto_item_t;
+
 typedef struct proto_parsed {
-    shm_cmd_sh_t cmd[PROTO_MAX_CMDS];
-    int          ncmd;
-    char         reply[PROTO_MAX_REPLIES][PROTO_REPLY_LEN]; /* "(error illegal_command_form)" ... */
-    int          nreply;
-    int          view_width;       /* SHM_VIEW_* to set, -1 unchanged */
-    int          view_high;        /* 1/0 to set, -1 unchanged */
-    int          synch_see;        /* 1 switch on */
-    int          gaussian_see;     /* 1 switch on */
-    int          sense_body;       /* 1 send a sense_body now */
-    int          score;            /* 1 reply (score T OUR THEIR) */
-    int          done;             /* 1 (done) seen */
-    int          bye;              /* 1 (bye) seen */
-    int          compression;      /* 0..9 to set, -1 unchanged */
-    int          clang_min, clang_max; /* (clang (ver a b)): both > 0 to set */
-    int          ear_set;          /* bit mask of ear[] entries to set */
-    int          ear[4];           /* [0] our complete, [1] opp complete, [2] our partial, [3] opp partial */
+    proto_item_t item[PROTO_MAX_ITEMS];
+    int          n;
+    int          error;            /* the parse stopped at an ill-formed command */
+    int          dropped;          /* commands beyond PROTO_MAX_ITEMS */
 } proto_parsed_t;
 
-/* Parse every command of a datagram, in order. The body-slot rule (first body command of
- * a cycle wins) is the sim's; here each command becomes a record. Unknown or ill-formed
- * commands add "(error illegal_command_form)" and stop the parse, as the reference (commands
- * before the error stay valid). team_name and side resolve ear/attentionto arguments. */
+/* Parse every command of a datagram, in order, with the reference's grammar and token
+ * rules. The body-slot rule (first body command of a cycle wins) is the sim's; here each
+ * command becomes an item. The first ill-formed command ends the parse with an
+ * "(error illegal_command_form)" item; the commands before it stay, as in the
+ * reference. side, own_team and opp_team resolve ear/attentionto team words. */
 void proto_parse_player(const char *text, size_t len, double version, int side,
                         const char *own_team, const char *opp_team, proto_parsed_t *out);
 
 /* The first datagram on the player port: (init TEAM [(version V)] [(goalie)]) or
- * (reconnect TEAM UNUM). Returns 0 and fills the fields, or -1 with the error reply
- * the reference gives ("(error illegal_teamname)", "(error illegal_command_form)" ...). */
+ * (reconnect TEAM UNUM), scanned as the reference does. Returns 0 and fills the fields,
+ * or -1 with the reply the reference gives ("(error illegal_teamname)",
+ * "(error illegal_command_form)", "(error unknown_command)" ...). The version is not
+ * checked here (proto_version_ok): the reference chooses the team first. */
 typedef struct proto_init {
     int    reconnect;              /* 1 for (reconnect TEAM UNUM) */
     char   team[SHM_TEAM_NAME_LEN];
-    double version;                /* 3.0 if absent */
+    double version;                /* as sent; 3.0 if absent */
     int    goalie;
-    int    unum;                   /* reconnect only */
+    int    unum;                   /* reconnect only (may be out of range) */
+    int    form_error;             /* reconnect: TEAM or UNUM missing; the reference
+                                      answers (error illegal_command_form) and still
+                                      looks the player up (and fails) */
+    int    team_too_long;          /* reconnect: a name no team can have */
 } proto_init_t;
 int proto_parse_init(const char *text, size_t len, proto_init_t *out, char *err, size_t errlen);
+/* 1 if the integer part of version is a protocol that exists (1..19) */
+int proto_version_ok(double version);
 
 #endif

@@ -20,6 +20,7 @@
 #define SEE_TEAM_TOO_FAR    60.0
 #define SEE_PITCH_HALF_L    52.5
 #define SEE_PITCH_HALF_W    34.0
+#define SEE_OBJECT_VERSION  3     /* lowest client version that sees ball, players, lines */
 /* pointing direction noise bounds (deg) */
 #define SEE_POINT_SD_MIN    1.25
 #define SEE_POINT_SD_MAX    180.0
@@ -256,11 +257,24 @@ static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
     strbuf_printf(&x->o, ")");
 }
 
-/* one line if the face ray meets it from the pitch side; 1 if sent */
+/* the direction from the observer towards a line, perpendicular to it (the reference's
+ * "normal": outward from inside the pitch, inward from beyond the line) */
+static double see_line_normal(const see_ctx_t *x, const netgw_line_t *ln)
+{
+    if (ln->vertical) {
+        if (ln->pos < 0.0)
+            return x->pos.x < ln->pos ? 0.0 : M_PI;
+        return x->pos.x > ln->pos ? M_PI : 0.0;
+    }
+    if (ln->pos < 0.0)
+        return x->pos.y < ln->pos ? M_PI / 2.0 : -M_PI / 2.0;
+    return x->pos.y > ln->pos ? -M_PI / 2.0 : M_PI / 2.0;
+}
+
+/* one line if the face ray meets it in front of the observer; 1 if sent */
 static int see_line(see_ctx_t *x, const netgw_line_t *ln)
 {
-    double normal = ln->vertical ? (ln->pos < 0.0 ? M_PI : 0.0)
-                                 : (ln->pos < 0.0 ? -M_PI / 2.0 : M_PI / 2.0);
+    double normal = see_line_normal(x, ln);
     double dn = angle_norm(normal - x->face);
     if (fabs(dn) >= M_PI / 2.0)
         return 0;
@@ -287,7 +301,7 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
 /* at most one line from inside the pitch, up to two from outside (spec 4.2) */
 static void see_lines(see_ctx_t *x)
 {
-    int inside = fabs(x->pos.x) <= SEE_PITCH_HALF_L && fabs(x->pos.y) <= SEE_PITCH_HALF_W;
+    int inside = fabs(x->pos.x) < SEE_PITCH_HALF_L && fabs(x->pos.y) < SEE_PITCH_HALF_W;
     int max = inside ? 1 : 2, sent = 0;
     for (int i = 0; i < NETGW_LINE_COUNT && sent < max; i++)
         sent += see_line(x, &netgw_lines[i]);
@@ -298,16 +312,21 @@ static double see_len(const shm_ptype_sh_t *t, double v, double fallback)
     return t && v > 0.0 ? v : fallback;
 }
 
-/* distance ranges of the observer's version: constants before v18, type values after */
+/* distance ranges of the observer's version: constants before v18, type values after;
+ * the maximum observation lengths are the type's for every version (the reference's
+ * visual sender asks the player type whatever the version: 125.1 m by default, so the
+ * far corner flags drop out of a v4+ see from the opposite corner) */
 static void see_ranges(see_ctx_t *x)
 {
     const shm_ptype_sh_t *t = x->type;
+    x->max_flag = see_len(t, t ? t->flag_max_observation_length : 0.0, 0.0);
+    x->max_ball = see_len(t, t ? t->ball_max_observation_length : 0.0, 0.0);
+    x->max_player = see_len(t, t ? t->player_max_observation_length : 0.0, 0.0);
     if (x->ver < 18 || !t) {
         x->unum_far = x->ball_far = x->flag_far = SEE_UNUM_FAR;
         x->unum_too_far = x->ball_too_far = x->flag_too_far = SEE_UNUM_TOO_FAR;
         x->team_far = SEE_TEAM_FAR;
         x->team_too_far = SEE_TEAM_TOO_FAR;
-        x->max_flag = x->max_ball = x->max_player = 0.0;
         return;
     }
     x->unum_far = see_len(t, t->unum_far_length, SEE_UNUM_FAR);
@@ -318,9 +337,6 @@ static void see_ranges(see_ctx_t *x)
     x->ball_too_far = see_len(t, t->ball_vel_too_far_length, SEE_UNUM_TOO_FAR);
     x->flag_far = see_len(t, t->flag_chg_far_length, SEE_UNUM_FAR);
     x->flag_too_far = see_len(t, t->flag_chg_too_far_length, SEE_UNUM_TOO_FAR);
-    x->max_flag = see_len(t, t->flag_max_observation_length, 0.0);
-    x->max_ball = see_len(t, t->ball_max_observation_length, 0.0);
-    x->max_player = see_len(t, t->player_max_observation_length, 0.0);
 }
 
 static void see_init_ctx(see_ctx_t *x, const shm_snapshot_sh_t *s, int idx,
@@ -341,7 +357,7 @@ static void see_init_ctx(see_ctx_t *x, const shm_snapshot_sh_t *s, int idx,
     x->pos = vec2(me->x, me->y);
     x->vel = vec2(me->vx, me->vy);
     x->face = angle_norm(me->body + me->neck);
-    x->half = proto_view_angle(cl);
+    x->half = proto_view_angle(cl, c);
     x->vis_dist = conf_real(c, SP_visible_distance);
     x->focus = x->pos;
     if (x->ver >= 18)
@@ -361,13 +377,17 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
     x.o = (strbuf_t){ buf, len, 0, 0 };
     strbuf_printf(&x.o, "(see %d", (int)s->time);
     see_landmarks(&x);
-    see_static(&x, x.ver >= 6 ? "(b)" : "(ball)", x.ver >= 6 ? "(B)" : "(Ball)",
-               vec2(s->ball.x, s->ball.y), vec2(s->ball.vx, s->ball.vy), 0);
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        if (i != idx && s->player[i].enabled)
-            see_player(&x, &s->player[i]);
+    /* ball, players and lines are version-3 objects: v1 and v2 clients see nothing at
+     * all, "(see T)", as from the reference */
+    if (x.ver >= SEE_OBJECT_VERSION) {
+        see_static(&x, x.ver >= 6 ? "(b)" : "(ball)", x.ver >= 6 ? "(B)" : "(Ball)",
+                   vec2(s->ball.x, s->ball.y), vec2(s->ball.vx, s->ball.vy), 0);
+        for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+            if (i != idx && s->player[i].enabled)
+                see_player(&x, &s->player[i]);
+        }
+        see_lines(&x);
     }
-    see_lines(&x);
     strbuf_printf(&x.o, ")");
     if (x.o.overflow) {
         buf[0] = '\0';
@@ -376,15 +396,17 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
     return (int)x.o.pos;
 }
 
-/* half view angle (rad): async 45/90/180 deg, synch-see 60/120/180 deg (spec 4.1) */
-double proto_view_angle(const shm_client_sh_t *cl)
+/* half view angle (rad) from server::visible_angle (90): async x 1/2, 1, 2 (45/90/180
+ * deg), synch-see x 2/3, 4/3, 2 (60/120/180 deg) (spec 4.1) */
+double proto_view_angle(const shm_client_sh_t *cl, const conf_t *c)
 {
-    static const double async_deg[3] = { 45.0, 90.0, 180.0 };
-    static const double synch_deg[3] = { 60.0, 120.0, 180.0 };
+    static const double async_k[3] = { 0.5, 1.0, 2.0 };
+    static const double synch_k[3] = { 2.0 / 3.0, 4.0 / 3.0, 2.0 };
     int w = cl->view_width;
     if (w < SHM_VIEW_NARROW || w > SHM_VIEW_WIDE)
         w = SHM_VIEW_NORMAL;
-    return deg2rad((cl->synch_see ? synch_deg : async_deg)[w]) / 2.0;
+    double va = c ? conf_real(c, SP_visible_angle) : 90.0;
+    return deg2rad(va * (cl->synch_see ? synch_k : async_k)[w]) / 2.0;
 }
 
 /* async: quarter send_steps 2/4/8, halved for low quality; synch-see: cycles 1/2/3 */

@@ -1,6 +1,7 @@
 /* netgw_udp.c -- a gateway's view of the client table's addresses and its sends: text
  * messages go out with their terminating NUL (every datagram the reference sends is
- * NUL-terminated); a full socket buffer drops the message rather than block the loop.
+ * NUL-terminated), compressed for a client that asked for it (netgw_zlib.c); a full
+ * socket buffer drops the message rather than block the loop.
  * Sockets themselves come from common/net.c. */
 #include <string.h>
 #include "net.h"
@@ -8,8 +9,16 @@
 
 void ngw_udp_send(int fd, const char *text)
 {
+    static unsigned char z[NGW_SEND_MAX + 1024];
+    size_t n = strlen(text) + 1;
     /* ECONNREFUSED after the client went away, EAGAIN on a full buffer: dropped */
-    (void)net_udp_send(fd, text, strlen(text) + 1);
+    if (ngw_zlib_level(fd) >= 0) { /* (compression N): zlib data, NUL included */
+        int zn = ngw_zlib_deflate(fd, text, n, z, sizeof z);
+        if (zn > 0)
+            (void)net_udp_send(fd, z, (size_t)zn);
+        return;
+    }
+    (void)net_udp_send(fd, text, n);
 }
 
 void ngw_udp_sendto(int fd, const struct sockaddr_storage *to, const char *text)

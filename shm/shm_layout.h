@@ -176,7 +176,7 @@ typedef struct shm_snapshot_sh {
     int32_t  score[2];             /* left, right */
     int32_t  pen_score[2];
     int32_t  pen_miss[2];
-    int32_t  _pad0;
+    int32_t  catcher;              /* player index + 1 of the goalie holding the ball, 0 none */
     char     team[2][SHM_TEAM_NAME_LEN]; /* "" if no team */
     uint64_t event_head;           /* events up to (excluding) this seq belong to <= this step */
     shm_ball_sh_t   ball;
@@ -197,7 +197,9 @@ enum {
     SHM_EV_MSG,           /* message for monitors/game log: arg = board; text */
     SHM_EV_CONT,          /* the next part of the following event's text (see below) */
     SHM_EV_COACH_REPLY,   /* a reply decided by the sim for a coach: side (0 trainer); text */
-    SHM_EV_TEAM_GRAPHIC   /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
+    SHM_EV_TEAM_GRAPHIC,  /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
+    SHM_EV_PLAYER_REPLY   /* a reply decided by the sim for one player: side, unum; text
+                             ("(error too_many_moves)", "(warning moving_to_opponent_field)") */
 };
 /* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
  * receive time; text = the canonical message. Texts longer than one event travel as

@@ -75,11 +75,20 @@ static void cmd_turn_neck(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c
     p->neck_used = 1;
 }
 
+/* a reply only the sim can decide, delivered by the player's gateway */
+static void cmd_reply(sim_world_t *w, const sim_player_t *p, const char *text)
+{
+    sim_world_emit(w, SHM_EV_PLAYER_REPLY, p->sh.side, p->sh.unum, 0.0, 0.0, 0, text,
+                   strlen(text));
+}
+
 /* ---- move (spec 2) --------------------------------------------------------------- */
 /* Before the kick-off and after a goal: teleport (side-relative coordinates), overlaps
- * resolved at once. In a free kick of his own team the goalie holding the ball may move
- * goalie_max_moves times per catch; beyond that the slot and the count are still used
- * (the gateway answers too_many_moves). Otherwise ignored, the slot left free. */
+ * resolved at once; before the kick-off with forbid_kick_off_offside a move into the
+ * opponents' half is warned (moving_to_opponent_field) and still done. In a free kick
+ * of his own team the goalie holding the ball may move goalie_max_moves times per
+ * catch; beyond that the slot and the count are still used and he is told
+ * too_many_moves. Otherwise ignored, the slot left free. */
 static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_t *c)
 {
     double x = c->d[0], y = c->d[1];
@@ -87,6 +96,9 @@ static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
     if (p->body_used || !isfinite(x) || !isfinite(y) || fabs(x) > 1.0e6 || fabs(y) > 1.0e6)
         return;
     if (pm == PM_BEFORE_KICK_OFF || pm == PM_GOAL_L || pm == PM_GOAL_R) {
+        if (pm == PM_BEFORE_KICK_OFF && conf_bool(w->conf, SP_forbid_kick_off_offside)
+            && x >= -sim_player_ptype(w, p)->player_size)
+            cmd_reply(w, p, "(warning moving_to_opponent_field)");
         p->sh.x = x * side;
         p->sh.y = y * side;
         sim_collide(w);
@@ -96,6 +108,8 @@ static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
             p->sh.x = x * side;
             p->sh.y = y * side;
             p->goalie_moves++;
+        } else {
+            cmd_reply(w, p, "(error too_many_moves)");
         }
     } else {
         return;

@@ -285,3 +285,55 @@ Test(param_msg, hostile_steps_do_not_overflow)
     free(buf);
     free(c);
 }
+
+/* Every version boundary of the named lists (spec player-sim.md 1.3, the registration
+ * version of each parameter): the first parameter(s) of each version appear from that
+ * version on and not one version before. */
+Test(param_msg, every_version_boundary)
+{
+    static const struct {
+        int         version;
+        const char *server[3];     /* server_param names new in this version */
+        const char *player;        /* player_param name new in this version, or NULL */
+    } b[] = {
+        { 9,  { "(auto_mode ", "(nr_extra_halfs ", "(recover_init " }, NULL },
+        { 11, { "(ball_stuck_area ", NULL, NULL }, NULL },
+        { 12, { "(synch_see_offset ", "(max_tackle_power ", "(extra_stamina " },
+          "(allow_mult_default_type " },
+        { 13, { "(stamina_capacity ", "(max_dash_angle ", "(extra_half_time " }, NULL },
+        { 14, { "(golden_goal ", "(foul_cycles ", "(tackle_rand_factor " },
+          "(kick_power_rate_delta_min " },
+        { 15, { "(red_card_probability ", NULL, NULL }, NULL },
+        { 16, { "(fixed_teamname_l ", "(illegal_defense_number ", NULL }, NULL },
+        { 17, { "(max_catch_angle ", "(min_catch_angle ", NULL }, NULL },
+        { 19, { "(dist_noise_rate ", "(land_focus_dist_noise_rate ", NULL }, NULL },
+    };
+    conf_t *c = fresh();
+    char *now = malloc(BIG), *before = malloc(BIG);
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        int v = b[i].version;
+        cr_assert_gt(param_msg_server(c, v, now, BIG), 0);
+        cr_assert_gt(param_msg_server(c, v - 1, before, BIG), 0);
+        for (int k = 0; k < 3 && b[i].server[k]; k++) {
+            cr_assert(strstr(now, b[i].server[k]), "v%d has %s", v, b[i].server[k]);
+            cr_assert_null(strstr(before, b[i].server[k]), "v%d has no %s", v - 1,
+                           b[i].server[k]);
+        }
+        /* nothing goes away from one version to the next */
+        cr_assert_gt(count_pairs(now), count_pairs(before), "v%d", v);
+        if (!b[i].player)
+            continue;
+        cr_assert_gt(param_msg_player(c, v, now, BIG), 0);
+        cr_assert_gt(param_msg_player(c, v - 1, before, BIG), 0);
+        cr_assert(strstr(now, b[i].player), "v%d has %s", v, b[i].player);
+        cr_assert_null(strstr(before, b[i].player), "v%d", v - 1);
+    }
+    /* v7 is positional, v8 the first named list: port and the v8 player params */
+    cr_assert_gt(param_msg_server(c, 8, now, BIG), 0);
+    cr_assert(strstr(now, "(port 6000)") && strstr(now, "(tackle_cycles 10)"));
+    cr_assert_gt(param_msg_server(c, 7, now, BIG), 0);
+    cr_assert_null(strstr(now, "(port"));
+    free(now);
+    free(before);
+    free(c);
+}

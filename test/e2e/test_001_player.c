@@ -53,7 +53,8 @@ Test(player, init_reply_and_parameters, .timeout = 30)
     cr_expect_str_eq(buf, "(error no_more_team)");
     e2e_send(fd4, s.port, "(init Bad!Name (version 9))");
     cr_expect_gt(e2e_recv(fd4, buf, sizeof buf, 2000, NULL), 0);
-    cr_expect_str_eq(buf, "(error illegal_teamname)");
+    /* "Bad" then a character that neither ends the name nor is a '(' (reference) */
+    cr_expect_str_eq(buf, "(error illegal_teamname_or_too_long_teamname)");
     close(fd);
     close(fd2);
     close(fd3);

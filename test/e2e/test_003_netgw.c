@@ -72,8 +72,15 @@ Test(netgw, bye_and_reconnect, .timeout = 30)
     cr_expect_gt(e2e_recv_prefix(fd2, "(server_param ", buf, sizeof buf, 1000, NULL), 0,
                  "parameters follow a reconnect");
     cr_expect_gt(e2e_recv_prefix(fd2, "(sense_body ", buf, sizeof buf, 1000, NULL), 0);
-    e2e_send(fd2, s.port, "(reconnect TeamA 7)");
+    /* from a connected v8+ player's address the init port only answers with an error;
+     * from elsewhere, a number no team can have is no player */
+    e2e_send(fd2, s.port, "(reconnect TeamA 1)");
     cr_expect_gt(e2e_recv_prefix(fd2, "(error ", buf, sizeof buf, 1000, NULL), 0);
+    cr_expect_str_eq(buf, "(error only_init_allowed_on_init_port)");
+    int fd3 = e2e_udp_open();
+    e2e_send(fd3, s.port, "(reconnect TeamA 12)");
+    cr_expect_gt(e2e_recv_prefix(fd3, "(error ", buf, sizeof buf, 1000, NULL), 0);
+    close(fd3);
     cr_expect_str_eq(buf, "(error no_such_team_or_player)");
     close(fd);
     close(fd2);

@@ -265,13 +265,30 @@ Test(see, lines_inside_and_outside, .timeout = 10)
     const char *s = see(9.0);
     has(s, "((l b) 47.9 -45)");
     hasnt(s, "((l r)");
-    /* outside the left line, facing away from the pitch: the left line 2.5 m behind the
-     * face line (ln 2.5 -> 91.6 -> 92 -> e^0.92 = 2.509 -> 2.5) */
+    /* 2.5 m beyond the left line facing the pitch (+x): the line's normal points from
+     * the observer to the line, so both the left line (ln 2.5 = 0.9163 -> 92 -> e^0.92
+     * = 2.509 -> 2.5) and, outside the pitch, a second one, the right line at 107.5 m
+     * (ln = 4.6775 -> 468 -> e^4.68 = 107.77 -> 107.8), both at 90 (the reference
+     * sends "((l l) 2.5 90) ((l r) 107.8 90)" here) */
     me->x = -55.0;
+    me->body = 0.0;
+    s = see(9.0);
+    const char *ll = has(s, "((l l) 2.5 90)");
+    const char *lr = has(s, "((l r) 107.8 90)");
+    cr_assert(ll < lr);
+    /* facing away from the pitch there: no line in front */
     me->body = M_PI;
     s = see(9.0);
-    has(s, "((l l) 2.5 90)");
+    hasnt(s, "((l l)");
     hasnt(s, "((l r)");
+    /* exactly on the left line counts as outside (the reference's inside test is strict):
+     * facing +x at y = 10, up to two lines; the left line is behind (normal pi) */
+    me->x = -52.5;
+    me->y = 10.0;
+    me->body = 0.0;
+    s = see(9.0);
+    has(s, "((l r) ");
+    hasnt(s, "((l l)");
 }
 
 /* Gaussian mode: distances are unrounded draws near the truth, reproducible by seed */
@@ -335,14 +352,67 @@ Test(see, view_angle_and_period, .timeout = 10)
         c.view_width = w;
         c.synch_see = 0;
         c.view_high = 1;
-        cr_assert_float_eq(rad2deg(proto_view_angle(&c)), async_half[w], 1e-9);
+        cr_assert_float_eq(rad2deg(proto_view_angle(&c, &conf)), async_half[w], 1e-9);
         cr_assert_eq(proto_see_period(&c), async_period[w]);
         c.view_high = 0;
         cr_assert_eq(proto_see_period(&c), async_period[w] / 2);
         c.synch_see = 1;
-        cr_assert_float_eq(rad2deg(proto_view_angle(&c)), synch_half[w], 1e-9);
+        cr_assert_float_eq(rad2deg(proto_view_angle(&c, &conf)), synch_half[w], 1e-9);
         cr_assert_eq(proto_see_period(&c), w + 1);    /* low ignored */
         c.view_high = 1;
         cr_assert_eq(proto_see_period(&c), w + 1);
     }
+}
+
+/* v1/v2: every object (the 19 base landmarks, ball, players, lines) has object version
+ * 3 in the reference, so these clients get an empty "(see T)" */
+Test(see, v1_v2_see_nothing, .timeout = 10)
+{
+    cr_assert_str_eq(see(1.0), "(see 17)");
+    cr_assert_str_eq(see(2.0), "(see 17)");
+    has(see(3.0), "((flag c) 10 0 0 0)");
+}
+
+/* v6: short names, quoted team, goalie marker, close names (P) etc.; directions are
+ * still truncated (26.57 -> 26) until v7 rounds them (27) */
+Test(see, v6_short_names_truncated, .timeout = 10)
+{
+    const char *s = see(6.0);
+    has(s, "((f c) 10 0 0 0)");
+    has(s, "((b) 6.7 0 0 0)");
+    has(s, "((p \"Alpha\" 2) 11 26 0 0 90 90)");
+    has(s, "((p \"Beta\" 1 goalie) 14.9 -11 0 0 180 180)");
+    has(s, "((P) 2 180)");
+    has(s, "((l r) 62.8 90)");
+    s = see(7.0);
+    has(s, "((p \"Alpha\" 2) 11 27 0 0 90 90)");
+}
+
+/* the type's maximum observation lengths hold for every version: a flag beyond
+ * flag_max_observation_length is not seen by a v9 observer either (spec 4.1) */
+Test(see, observation_length_every_version, .timeout = 10)
+{
+    static shm_ptypes_sh_t pt;
+    memset(&pt, 0, sizeof pt);
+    pt.count = 1;
+    pt.type[0].flag_max_observation_length = 30.0;  /* (f p r c) at 46 m: gone */
+    pt.type[0].ball_max_observation_length = 125.0;
+    pt.type[0].player_max_observation_length = 125.0;
+    cl.version = 9.0;
+    cr_assert_gt(proto_see(&snap, 0, &cl, &conf, &pt, &rng, buf, sizeof buf), 0);
+    hasnt(buf, "(f p r c)");
+    has(buf, "((f c) 10 0 0 0)");
+    /* pre-v18 ranges stay the constants: r4 at 60.8 m is still anonymous */
+    has(buf, "((p) 60.3 9)");
+}
+
+/* server::visible_angle scales every cone: 40 makes the normal view 40 deg wide (half
+ * 20), so l2 at 26.57 deg drops out and the goalie at -11.3 stays */
+Test(see, visible_angle_parameter, .timeout = 10)
+{
+    conf.num[SP_visible_angle] = 40.0;
+    const char *s = see(9.0);
+    hasnt(s, "\"Alpha\" 2) 11");
+    has(s, "((p \"Beta\" 1 goalie) 14.9 -11 0 0 180 180)");
+    cr_assert_float_eq(rad2deg(proto_view_angle(&cl, &conf)), 20.0, 1e-9);
 }

@@ -82,6 +82,26 @@ Test(sense, v3, .timeout = 10)
     check(3.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47)" SB_CNT4 ")");
 }
 
+/* v4 = v1-v3 layout */
+Test(sense, v4, .timeout = 10)
+{
+    check(4.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47)" SB_CNT4 ")");
+}
+
+/* v5: head_angle after speed, turn_neck after the four counters; speed still bare */
+Test(sense, v5, .timeout = 10)
+{
+    check(5.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47) (head_angle -45)" SB_CNT4
+          " (turn_neck 6))");
+}
+
+/* v6: the speed gains its direction relative to the face (truncated) */
+Test(sense, v6, .timeout = 10)
+{
+    check(6.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47 -59) (head_angle -45)" SB_CNT4
+          " (turn_neck 6))");
+}
+
 /* v7: speed dir (v6), head_angle + turn_neck (v5), catch/move/change_view (v7) */
 Test(sense, v7, .timeout = 10)
 {
@@ -92,6 +112,13 @@ Test(sense, v7, .timeout = 10)
 Test(sense, v8, .timeout = 10)
 {
     check(8.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47 -59) (head_angle -45)" SB_CNT4 SB_V7
+          SB_ARM ")");
+}
+
+/* v11 = v8 layout */
+Test(sense, v11, .timeout = 10)
+{
+    check(11.0, SB_HEAD " (stamina 7900.5 0.9) (speed 0.47 -59) (head_angle -45)" SB_CNT4 SB_V7
           SB_ARM ")");
 }
 
@@ -114,6 +141,14 @@ Test(sense, v14, .timeout = 10)
 {
     check(14.0, SB_HEAD " (stamina 7900.5 0.9 130000) (speed 0.47 -59) (head_angle -45)" SB_CNT4
           SB_V7 SB_ARM SB_COLL SB_FOUL ")");
+}
+
+/* v17 = v14 layout; a red card */
+Test(sense, v17, .timeout = 10)
+{
+    snap.player[0].card = 2;
+    check(17.0, SB_HEAD " (stamina 7900.5 0.9 130000) (speed 0.47 -59) (head_angle -45)" SB_CNT4
+          SB_V7 SB_ARM SB_COLL " (foul (charged 3) (card red)))");
 }
 
 /* v18: change_focus after change_view, focus_point at the end (5.5 m, -10 deg) */

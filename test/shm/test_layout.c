@@ -156,7 +156,7 @@ Test(layout, snapshot)
     PIN_OFF(shm_snapshot_sh_t, score, 36);
     PIN_OFF(shm_snapshot_sh_t, pen_score, 44);
     PIN_OFF(shm_snapshot_sh_t, pen_miss, 52);
-    PIN_OFF(shm_snapshot_sh_t, _pad0, 60);
+    PIN_OFF(shm_snapshot_sh_t, catcher, 60);
     PIN_OFF(shm_snapshot_sh_t, team, 64);
     PIN_OFF(shm_snapshot_sh_t, event_head, 96);
     PIN_OFF(shm_snapshot_sh_t, ball, 104);

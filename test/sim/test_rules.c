@@ -173,7 +173,7 @@ Test(rules, sync_clients_enables_and_disables, .timeout = 10)
     cr_expect_eq(p->sh.enabled, 1);
     cr_expect_float_eq(p->sh.x, 12.0, EPS, "x = -3 * unum * side");
     cr_expect_float_eq(p->sh.y, -37.0, EPS);
-    cr_expect_float_eq(p->sh.body, M_PI, EPS);
+    cr_expect_float_eq(p->sh.body, M_PI, EPS, "committed at 180 until the first step commits the pending 0 (as the reference)");
     cr_expect_float_eq(p->sh.stamina, 8000.0, EPS);
     cr_expect_float_eq(p->sh.capacity, 130600.0, EPS);
     p->sh.x = 1.0;

@@ -31,7 +31,8 @@ COMMON_SRC := $(wildcard common/*.c)
 SHM_SRC    := $(wildcard shm/*.c)
 SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
 NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
-MGW_SRC    := $(filter-out monitorgw/mgw_main.c, $(wildcard monitorgw/*.c))
+MGW_MAINS  := monitorgw/mgw_main.c monitorgw/rec_main.c monitorgw/lp_main.c
+MGW_SRC    := $(filter-out $(MGW_MAINS), $(wildcard monitorgw/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -43,7 +44,9 @@ LIBMGW    := $(BUILD)/lib/libmgw.a
 
 # a gateway program is built once its main() exists (the tree grows issue by issue)
 PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bin/rcss-netgw) \
-         $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw)
+         $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw) \
+         $(if $(wildcard monitorgw/rec_main.c),$(BUILD)/bin/rcss-recorder) \
+         $(if $(wildcard monitorgw/lp_main.c),$(BUILD)/bin/rcss-logplayer)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
 
@@ -53,7 +56,7 @@ UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUIL
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw tools
+.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -62,6 +65,8 @@ shm: $(LIBSHM)
 sim: $(BUILD)/bin/rcssserver
 netgw: $(BUILD)/bin/rcss-netgw
 monitorgw: $(BUILD)/bin/rcss-monitorgw
+recorder: $(BUILD)/bin/rcss-recorder
+logplayer: $(BUILD)/bin/rcss-logplayer
 tools: $(TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -81,6 +86,8 @@ $(BUILD)/lib/%.a:
 $(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

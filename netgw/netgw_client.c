@@ -22,8 +22,10 @@ static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
     shm_cmd_push(&g->r->cmd[idx], c);
 }
 
-static void client_raw(ngw_t *g, int idx, const char *text, size_t len)
+void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len)
 {
+    if (!conf_bool(&g->conf, SP_text_logging))
+        return;
     shm_cmd_sh_t c;
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_RAW;
@@ -83,8 +85,7 @@ static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
         ngw_udp_send(g->cl[idx].fd, "(warning message_not_null_terminated)");
     buf[n] = '\0';
     size_t len = strnlen(buf, n);
-    if (conf_bool(&g->conf, SP_text_logging))
-        client_raw(g, idx, buf, len);
+    ngw_client_log(g, idx, buf, len);
     int k = e->side == SHM_SIDE_RIGHT ? 1 : 0;
     proto_parse_player(buf, len, e->version, e->side, g->r->team[k].name,
                        g->r->team[1 - k].name, &p);

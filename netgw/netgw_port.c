@@ -192,20 +192,20 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
 
 /* (init ...) or (reconnect ...): a slot under the table lock, then the reply from the
  * client's own socket, its parameters and, for a v18+ init, the synch-see switch */
-static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
-                      const struct sockaddr_storage *from)
+static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                     const struct sockaddr_storage *from)
 {
     const char *err = NULL;
     if (shm_table_lock(g->r) < 0) {
         ngw_udp_sendto(p->fd, from, E_FAILED);
-        return;
+        return -1;
     }
     int idx = pi->reconnect ? port_reconnect_slot(g, pi, from, &err)
                             : port_take_slot(g, pi, from, &err);
     shm_table_unlock(g->r);
     if (idx < 0) {
         ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
-        return;
+        return -1;
     }
     shm_client_sh_t *e = &g->r->client[idx];
     char side = e->side == SHM_SIDE_LEFT ? 'l' : 'r';
@@ -220,6 +220,7 @@ static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
         ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
     log_info("%s %d %s (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
              e->unum, pi->reconnect ? "reconnected" : "connected", e->version, e->local_port);
+    return idx;
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
@@ -320,7 +321,9 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
             ngw_udp_sendto(p->fd, from, E_NO_MORE);
             return;
         }
-        port_join(g, p, &pi, from);
+        int idx = port_join(g, p, &pi, from);
+        if (idx >= 0) /* the text log has the init line too, as the reference's */
+            ngw_client_log(g, idx, t, strnlen(t, n));
         return;
     }
     ngw_udp_sendto(p->fd, from, port_known_client(g, from) ? E_INIT_PORT : E_UNKNOWN);

@@ -99,6 +99,7 @@ $(PROGS):
 $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
+$(BUILD)/obj/test/e2e/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
@@ -110,7 +111,7 @@ $(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
-$(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBSHM) $(LIBCOMMON)
+$(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 

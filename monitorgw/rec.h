@@ -22,6 +22,9 @@
 
 #define REC_FLUSH_MS      1000      /* a kill -9 loses at most this much */
 #define REC_FLUSH_BYTES   (4u << 20) /* or this much buffered */
+#define REC_FLUSH_SNAPS   (SHM_SNAP_SLOTS / 2) /* or this many snapshots: in synch mode the
+                                                  sim keeps what is not on disk in its ring */
+#define REC_FLUSH_EVENTS  (SHM_EVENT_SLOTS / 8)
 #define REC_ATTACH_WAIT_MS 5000
 #define REC_BOARD_MSG     1         /* MSG_BOARD */
 #define REC_BOARD_LOG     2         /* LOG_BOARD */

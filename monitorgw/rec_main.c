@@ -36,6 +36,7 @@ typedef struct rec_ctx {
     int                 have_last;
     shm_text_t          part;        /* an event text in parts */
     int64_t             next_flush_ns;
+    uint64_t            flushed_snap, flushed_ev; /* positions at the last flush */
     uint64_t            lost_snaps, lost_events; /* not yet noted in the game log */
 } rec_ctx_t;
 
@@ -82,7 +83,18 @@ static void flush_all(rec_ctx_t *c)
         c->game.buf.oom = c->text.buf.oom = 0;
     }
     save_state(c);
+    c->flushed_snap = c->st.snap_next;
+    c->flushed_ev = c->st.ev_next;
     c->next_flush_ns = shm_now_ns() + REC_FLUSH_MS * 1000000LL;
+}
+
+/* flush once a second, and sooner when much is buffered or the rings' slack is half used */
+static int flush_due(const rec_ctx_t *c)
+{
+    return c->game.buf.len + c->text.buf.len >= REC_FLUSH_BYTES
+           || c->st.snap_next - c->flushed_snap >= REC_FLUSH_SNAPS
+           || c->st.ev_next - c->flushed_ev >= REC_FLUSH_EVENTS
+           || shm_now_ns() >= c->next_flush_ns;
 }
 
 /* ---- events ---------------------------------------------------------------------------- */
@@ -167,7 +179,7 @@ static void follow(rec_ctx_t *c)
         c->have_last = 1;
         c->st.snap_next++;
         atomic_store(&c->self->last_step, c->snap.step);
-        if (c->game.buf.len + c->text.buf.len >= REC_FLUSH_BYTES)
+        if (flush_due(c))
             flush_all(c);
     }
 }
@@ -229,6 +241,9 @@ static int rec_open(rec_ctx_t *c)
     const conf_t *cf = &c->conf;
     if (resume) {
         c->st = *saved;
+        c->flushed_snap = c->st.snap_next;
+        c->flushed_ev = c->st.ev_next;
+        c->next_flush_ns = shm_now_ns() + REC_FLUSH_MS * 1000000LL;
         log_info("resuming the logs at snapshot %llu", (unsigned long long)c->st.snap_next);
     } else {
         memset(&c->st, 0, sizeof c->st);
@@ -324,7 +339,7 @@ static void rec_run(rec_ctx_t *c)
         follow(c);
         watch_coaches(c);
         atomic_store(&c->self->heartbeat_ns, shm_now_ns());
-        if (shm_now_ns() >= c->next_flush_ns)
+        if (flush_due(c))
             flush_all(c);
         if (!shm_gateway_sim_alive(c->r))
             break;

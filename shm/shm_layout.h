@@ -409,7 +409,8 @@ typedef struct shm_recorder_sh {
     int64_t           start_time;  /* wall-clock s (time_t) of the match start, 0 before */
     _Atomic uint32_t  cur;         /* index of the consistent state[] */
     uint32_t          _pad0;
-    _Atomic uint64_t  read_ev;     /* events before this sequence were copied out */
+    _Atomic uint64_t  read_ev;     /* events before this sequence were read (the sim's
+                                      synch-mode wait looks at state[cur], what is on disk) */
     _Atomic uint64_t  lost_snaps;  /* snapshots overwritten before the recorder read them */
     _Atomic uint64_t  lost_events; /* events overwritten before the recorder read them */
     shm_rec_state_sh_t state[2];
@@ -428,8 +429,8 @@ typedef struct shm_region_sh {
     shm_monitor_sh_t     monitor[SHM_MAX_MONITORS];
     shm_snapshot_sh_t    snap[SHM_SNAP_SLOTS];
     shm_event_ring_sh_t  events;
-    shm_proc_sh_t        recorder;                     /* rcss-recorder (last_step: snapshots
-                                                          copied out, the sim may overwrite) */
+    shm_proc_sh_t        recorder;                     /* rcss-recorder (last_step: newest
+                                                          snapshot it read) */
     shm_recorder_sh_t    rec;
 } shm_region_sh_t;
 

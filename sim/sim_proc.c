@@ -256,14 +256,21 @@ void sim_proc_stop(sim_proc_t *p)
 }
 
 /* 1 if the next turn would overwrite a snapshot (the slot of publish n = published + 1
- * held n - K) or events the recorder has not copied yet, keeping a small margin. */
+ * held n - K) or events that are not on disk yet, keeping a small margin. What is on disk
+ * counts, not what the recorder has read: a recorder killed now is replaced by one that
+ * starts from its predecessor's last flush, and must still find the rest in the rings
+ * (the recorder flushes every SHM_SNAP_SLOTS / 2 snapshots, so this rarely waits). */
 static int recorder_behind(const shm_region_sh_t *r)
 {
+    const shm_rec_state_sh_t *st = &r->rec.state[atomic_load(&r->rec.cur) & 1u];
     uint64_t next = atomic_load(&r->hdr.published) + 1;
-    uint64_t read = atomic_load(&r->recorder.last_step);
-    if (next > read + SHM_SNAP_SLOTS - SIM_REC_MARGIN)
+    uint64_t done = st->valid == 1 && st->snap_next > 0 ? st->snap_next - 1 : 0;
+    uint64_t ev = st->valid == 1 ? st->ev_next : 0;
+    if (st->valid > 1) /* the logs are finished */
+        return 0;
+    if (next > done + SHM_SNAP_SLOTS - SIM_REC_MARGIN)
         return 1;
-    return shm_event_head(r) - atomic_load(&r->rec.read_ev) > SHM_EVENT_SLOTS / 2;
+    return shm_event_head(r) - ev > SHM_EVENT_SLOTS / 2;
 }
 
 void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
@@ -284,9 +291,10 @@ void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
         if (sim_stop_flag)
             return;
         if (shm_now_ns() - start > SIM_REC_WAIT_MS * 1000000LL) {
-            log_warn("the recorder is %llu snapshots behind: not waiting for it any longer",
-                     (unsigned long long)(atomic_load(&r->hdr.published)
-                                          - atomic_load(&r->recorder.last_step)));
+            log_warn("the recorder is behind (last step read %llu, published %llu): "
+                     "not waiting for it any longer",
+                     (unsigned long long)atomic_load(&r->recorder.last_step),
+                     (unsigned long long)atomic_load(&r->hdr.published));
             p->rec_gave_up = 1;
             return;
         }

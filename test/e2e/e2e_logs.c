@@ -191,6 +191,29 @@ unsigned long long e2e_server_seed(const e2e_server_t *s)
     return seed;
 }
 
+int e2e_wait_gone(pid_t pid, int ms)
+{
+    double end = e2e_now_ms() + ms;
+    while (kill(pid, 0) == 0) {
+        if (e2e_now_ms() > end)
+            return -1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+pid_t e2e_wait_recorder(const e2e_server_t *s, pid_t old, int ms)
+{
+    double end = e2e_now_ms() + ms;
+    while (e2e_now_ms() < end) {
+        pid_t p = e2e_recorder_pid(s);
+        if (p > 0 && p != old)
+            return p;
+        usleep(10000);
+    }
+    return 0;
+}
+
 void e2e_server_kill9(e2e_server_t *s)
 {
     if (s->pid > 0) {

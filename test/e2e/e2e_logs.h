@@ -57,6 +57,10 @@ char *e2e_read_file(const char *path, size_t *len);
 pid_t e2e_recorder_pid(const e2e_server_t *s);
 /* "Simulator Random Seed: N" from the server's output; 0 if not found. */
 unsigned long long e2e_server_seed(const e2e_server_t *s);
+/* Wait up to ms for process pid (not our child) to be gone. 0 gone, -1 still there. */
+int  e2e_wait_gone(pid_t pid, int ms);
+/* Wait up to ms for a recorder other than old to run; its pid, or 0. */
+pid_t e2e_wait_recorder(const e2e_server_t *s, pid_t old, int ms);
 /* Kill the server with SIGKILL and reap it; its gateways leave by themselves. Removes
  * its shm object and working directory. */
 void e2e_server_kill9(e2e_server_t *s);

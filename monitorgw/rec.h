@@ -84,12 +84,11 @@ typedef struct rec_game {
  * readers show or skip: "(rcssserver-shm (random_seed N) (start_time T))". */
 void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time);
 /* One complete event (text assembled from its parts); snap is the snapshot it belongs
- * to (published after it), prev_pm the play mode before that snapshot's step. */
+ * to (published after it; st->prev_pm is the play mode before that snapshot's step). */
 void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, size_t len,
                     const shm_snapshot_sh_t *snap);
 /* One published snapshot: (playmode) and (team) when changed, then the show; nothing
- * before the kick-off and a single show once time is over. Also remembers the online
- * coaches' names from the client table cl (may be NULL). */
+ * before the kick-off and a single show once time is over. */
 void rec_game_snapshot(rec_game_t *g, const shm_snapshot_sh_t *s);
 /* Snapshots the recorder could not read: a board-2 note so readers of the log know. */
 void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events);
@@ -109,6 +108,10 @@ int  rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_
  * appended. */
 int  rec_text_line(rec_buf_t *b, const shm_event_sh_t *ev, const char *text, size_t len,
                    const char team[2][SHM_TEAM_NAME_LEN]);
+/* server::log_times: "TIME,STOPPAGE<TAB>CYCLE_TIMES: MS" with the milliseconds between
+ * the publication of prev and of s, at prev's time (the reference writes the time since
+ * the previous step when a step begins). */
+void rec_text_times(rec_buf_t *b, const shm_snapshot_sh_t *prev, const shm_snapshot_sh_t *s);
 /* "Recv ..." as in the text log, without time (the game log's board-2 copies). */
 int  rec_text_recv(char *out, size_t cap, const shm_event_sh_t *ev, const char *text,
                    size_t len, const char team[2][SHM_TEAM_NAME_LEN]);

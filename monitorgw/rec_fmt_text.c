@@ -9,7 +9,7 @@
 #include "playmode.h"
 #include "rec.h"
 
-/* one message of the parameter family through fn, then a newline */
+/* a parameter message of length n just written at the buffer's end, then a newline */
 static int add_param(rec_buf_t *b, int n)
 {
     if (n < 0)

@@ -171,6 +171,8 @@ static void follow(rec_ctx_t *c)
             skip_lost(c, pub);
             continue;
         }
+        if (c->text_on && c->have_last && conf_bool(&c->conf, SP_log_times))
+            rec_text_times(&c->text.buf, &c->last, &c->snap);
         handle_events(c, c->snap.event_head, &c->snap);
         note_loss(c, c->snap.time);
         if (c->game_on)

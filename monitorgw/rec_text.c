@@ -6,6 +6,7 @@
  * the events. */
 #include <stdio.h>
 #include <string.h>
+#include "playmode.h"
 #include "rec.h"
 
 /* "Recv WHO: " for the sender of a text-log event */
@@ -54,4 +55,11 @@ int rec_text_line(rec_buf_t *b, const shm_event_sh_t *ev, const char *text, size
         return 1;
     }
     return 0;
+}
+
+void rec_text_times(rec_buf_t *b, const shm_snapshot_sh_t *prev, const shm_snapshot_sh_t *s)
+{
+    char ms[48];
+    fmt_real(ms, sizeof ms, (double)(s->publish_ns - prev->publish_ns) / 1e6);
+    rec_buf_printf(b, "%d,%d\tCYCLE_TIMES: %s\n", prev->time, prev->stoppage, ms);
 }

@@ -65,3 +65,17 @@ Test(rec_text, recv_copy_is_cut_to_the_buffer)
     cr_expect_eq(n, 23);
     cr_expect_str_eq(buf, "Recv TeamB_9: (turn 30)");
 }
+
+/* server::log_times: the milliseconds between two publications, at the earlier cycle */
+Test(rec_text, cycle_times)
+{
+    shm_snapshot_sh_t a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.time = 41;
+    a.stoppage = 2;
+    a.publish_ns = 5000000000LL;
+    b.publish_ns = 5100250000LL;
+    rec_text_times(&out, &a, &b);
+    cr_expect_str_eq(out.p, "41,2\tCYCLE_TIMES: 100.25\n");
+}

@@ -94,10 +94,10 @@ static int parse_msg(rcg_t *g, const char *line, size_t n, rcg_state_t *st)
     int t, b, off = 0;
     if (sscanf(line, "(msg %d %d \"%n", &t, &b, &off) != 2 || off == 0)
         return -1;
-    const char *end = line + n;
-    while (end > line + off && !(end[-1] == ')' && end[-2] == '"'))
+    const char *end = line + n; /* the text is [line + off, end - 2) */
+    while (end - 2 >= line + off && !(end[-1] == ')' && end[-2] == '"'))
         end--;
-    if (end <= line + off)
+    if (end - 2 < line + off)
         return -1;
     if (g->n_msgs == st->cap_msgs) {
         int cap = st->cap_msgs ? st->cap_msgs * 2 : 256;

@@ -105,3 +105,14 @@ Test(rcg_read, frame_at)
     cr_expect_eq(rcg_frame_at(&r, 100), 3);
     cr_expect_eq(rcg_frame_at(&r, -5), 0);
 }
+
+/* found by fuzz_rcg: a message whose closing quote is its opening one */
+Test(rcg_read, message_without_text)
+{
+    const char *log = "ULG6\n(msg 1 1 \")\n(msg 1 1 \"\")\n(msg 2 1 \"a\")\n";
+    cr_assert_eq(rcg_read_mem(log, strlen(log), &r, err, sizeof err), 0);
+    cr_expect_eq(r.bad_lines, 1);
+    cr_assert_eq(r.n_msgs, 2);
+    cr_expect_str_eq(r.msg[0].text, "");
+    cr_expect_str_eq(r.msg[1].text, "a");
+}

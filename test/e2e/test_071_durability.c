@@ -244,7 +244,8 @@ Test(durability, stopped_recorder_counts_losses, .timeout = 90)
     int noted = 0;
     for (int i = 0; i < g.n_msgs; i++)
         noted += strstr(g.msg[i].text, "(rcssserver-shm (lost_snapshots ") != NULL;
-    cr_expect_eq(noted, 1, "the loss is noted in the log");
+    /* once or more: until it has caught up, the sim does not wait and may lap it again */
+    cr_expect_geq(noted, 1, "the loss is noted in the log");
     cr_expect_gt(g.n_frames, 60);
     rcg_free(&g);
     e2e_logdir_remove(&d);

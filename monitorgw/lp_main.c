@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "dispinit.h"
@@ -358,7 +359,10 @@ static int lp_start(lp_t *lp, const lp_opts_t *o)
     if (!lp->listen_ev || !lp->stdin_ev || !lp->tick_ev || !lp->sig_ev[0] || !lp->sig_ev[1])
         return -1;
     event_add(lp->listen_ev, NULL);
-    event_add(lp->stdin_ev, NULL);
+    struct stat st;
+    /* commands come from a terminal or a pipe; a file or /dev/null cannot be watched */
+    if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || isatty(0)))
+        event_add(lp->stdin_ev, NULL);
     event_add(lp->sig_ev[0], NULL);
     event_add(lp->sig_ev[1], NULL);
     arm_timer(lp);

@@ -37,7 +37,7 @@ static int header_version(const char *data, size_t len, char *err, size_t errlen
         return -1;
     }
     if (len < 4 || memcmp(data, "ULG", 3) != 0) {
-        snprintf(err, errlen, "not a game log (no ULG header): version 1 is not read yet");
+        snprintf(err, errlen, "no ULG header: not a game log, or one of version 1 (not read yet)");
         return -1;
     }
     if (data[3] >= '4' && data[3] <= '6' && (len == 4 || data[4] == '\n' || data[4] == '\r'))

@@ -170,8 +170,10 @@ Test(logs, synch_match_names_content_result, .timeout = 120)
     cr_expect(matches("\n30,[0-9]+\t\\(referee half_time\\)\n", text));
     cr_expect(matches("\n60,[0-9]+\t\\(referee time_up\\)\n", text));
     free(text);
-    if (getenv("KEEP_LOGS")) printf("logs in %s\n", d.dir); else
-    e2e_logdir_remove(&d);
+    if (getenv("KEEP_LOGS")) /* to look at a real match's logs: KEEP_LOGS=1 */
+        printf("logs in %s\n", d.dir);
+    else
+        e2e_logdir_remove(&d);
 }
 
 /* game_log_fixed: the running name stays; undated text log; both compressed; version 4 */

@@ -31,7 +31,8 @@ COMMON_SRC := $(wildcard common/*.c)
 SHM_SRC    := $(wildcard shm/*.c)
 SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
 NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
-MGW_SRC    := $(filter-out monitorgw/mgw_main.c, $(wildcard monitorgw/*.c))
+MGW_MAINS  := monitorgw/mgw_main.c monitorgw/rec_main.c monitorgw/lp_main.c
+MGW_SRC    := $(filter-out $(MGW_MAINS), $(wildcard monitorgw/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -43,7 +44,9 @@ LIBMGW    := $(BUILD)/lib/libmgw.a
 
 # a gateway program is built once its main() exists (the tree grows issue by issue)
 PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bin/rcss-netgw) \
-         $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw)
+         $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw) \
+         $(if $(wildcard monitorgw/rec_main.c),$(BUILD)/bin/rcss-recorder) \
+         $(if $(wildcard monitorgw/lp_main.c),$(BUILD)/bin/rcss-logplayer)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
 
@@ -53,7 +56,7 @@ UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUIL
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw tools
+.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -62,6 +65,8 @@ shm: $(LIBSHM)
 sim: $(BUILD)/bin/rcssserver
 netgw: $(BUILD)/bin/rcss-netgw
 monitorgw: $(BUILD)/bin/rcss-monitorgw
+recorder: $(BUILD)/bin/rcss-recorder
+logplayer: $(BUILD)/bin/rcss-logplayer
 tools: $(TOOLS)
 
 $(BUILD)/obj/%.o: %.c
@@ -81,6 +86,8 @@ $(BUILD)/lib/%.a:
 $(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -92,6 +99,7 @@ $(PROGS):
 $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
+$(BUILD)/obj/test/e2e/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
@@ -103,7 +111,7 @@ $(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
-$(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBSHM) $(LIBCOMMON)
+$(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 

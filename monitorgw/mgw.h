@@ -25,6 +25,9 @@ struct event;
 /* The (show ...) line of snapshot s for monitor protocol version 3, 4 or 5 (spec
  * monitor-log-coach.md 1.4). Returns the length, -1 if buf is too small. */
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
+/* The same without (pm ...) and (tm ...): the (show ...) line of text game logs 4-6,
+ * which use monitor version log_version - 1 (spec 2.2). */
+int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 /* (msg TIME BOARD "TEXT"), TEXT as is (not escaped, as the reference). */
 int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
 

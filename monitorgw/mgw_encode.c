@@ -74,6 +74,20 @@ static void enc_player(strbuf_t *e, const shm_player_sh_t *p, int idx, int versi
     strbuf_printf(e, "))");
 }
 
+/* " ((b) X Y VX VY) PLAYER x 22)": the part of a show after the time (and pm/tm) */
+static void enc_objects(strbuf_t *e, const shm_snapshot_sh_t *s, int version)
+{
+    strbuf_printf(e, " ((b)");
+    enc_real(e, s->ball.x, 0.0001);
+    enc_real(e, s->ball.y, 0.0001);
+    enc_real(e, s->ball.vx, 0.0001);
+    enc_real(e, s->ball.vy, 0.0001);
+    strbuf_printf(e, ")");
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++)
+        enc_player(e, &s->player[i], i, version);
+    strbuf_printf(e, ")");
+}
+
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
 {
     strbuf_t e = { buf, len, 0, 0 };
@@ -85,15 +99,18 @@ int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t l
     if (s->pen_score[0] + s->pen_miss[0] + s->pen_score[1] + s->pen_miss[1] > 0)
         strbuf_printf(&e, " %d %d %d %d", s->pen_score[0], s->pen_miss[0], s->pen_score[1],
                    s->pen_miss[1]);
-    strbuf_printf(&e, ") ((b)");
-    enc_real(&e, s->ball.x, 0.0001);
-    enc_real(&e, s->ball.y, 0.0001);
-    enc_real(&e, s->ball.vx, 0.0001);
-    enc_real(&e, s->ball.vy, 0.0001);
     strbuf_printf(&e, ")");
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++)
-        enc_player(&e, &s->player[i], i, version);
-    strbuf_printf(&e, ")");
+    enc_objects(&e, s, version);
+    return e.overflow ? -1 : (int)e.pos;
+}
+
+int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
+{
+    strbuf_t e = { buf, len, 0, 0 };
+    if (len == 0)
+        return -1;
+    strbuf_printf(&e, "(show %d", s->time);
+    enc_objects(&e, s, version);
     return e.overflow ? -1 : (int)e.pos;
 }
 

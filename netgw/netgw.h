@@ -164,6 +164,9 @@ void ngw_client_send_params(ngw_t *g, int idx);
 void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);
 /* Drop clients whose entry was freed or handed to another gateway. */
 void ngw_client_check_owner(ngw_t *g);
+/* The raw text of a datagram from player idx, for the text log (a SHM_CMD_RAW record in
+ * its ring), when server::text_logging is on. */
+void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len);
 
 /* ---- netgw_trainer.c, netgw_olcoach.c: the coach ports and sessions ---- */
 /* A datagram on the trainer / online-coach port: init, or the reference's errors. */

@@ -22,8 +22,10 @@ static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
     shm_cmd_push(&g->r->cmd[idx], c);
 }
 
-static void client_raw(ngw_t *g, int idx, const char *text, size_t len)
+void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len)
 {
+    if (!conf_bool(&g->conf, SP_text_logging))
+        return;
     shm_cmd_sh_t c;
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_RAW;
@@ -151,8 +153,7 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
     static proto_parsed_t p; /* 35 KB; one gateway thread */
     shm_client_sh_t *e = &g->r->client[idx];
     e->last_recv_ns = shm_now_ns();
-    if (conf_bool(&g->conf, SP_text_logging))
-        client_raw(g, idx, text, len);
+    ngw_client_log(g, idx, text, len);
     int k = e->side == SHM_SIDE_RIGHT ? 1 : 0;
     proto_parse_player(text, len, e->version, e->side, g->r->team[k].name,
                        g->r->team[1 - k].name, &p);

@@ -220,20 +220,20 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
 
 /* (init ...) or (reconnect ...): a slot under the table lock, then the reply from the
  * client's own socket, its parameters and, for a v18+ init, the synch-see switch */
-static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
-                      const struct sockaddr_storage *from)
+static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                     const struct sockaddr_storage *from)
 {
     const char *err = NULL;
     if (shm_table_lock(g->r) < 0) {
         ngw_udp_sendto(p->fd, from, E_FAILED);
-        return;
+        return -1;
     }
     int idx = pi->reconnect ? port_reconnect_slot(g, pi, from, &err)
                             : port_take_slot(g, pi, from, &err);
     shm_table_unlock(g->r);
     if (idx < 0) {
         ngw_udp_sendto(p->fd, from, err ? err : E_FAILED);
-        return;
+        return -1;
     }
     shm_client_sh_t *e = &g->r->client[idx];
     char side = e->side == SHM_SIDE_LEFT ? 'l' : 'r';
@@ -248,6 +248,7 @@ static void port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
         ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
     log_info("%s %d %s (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
              e->unum, pi->reconnect ? "reconnected" : "connected", e->version, e->local_port);
+    return idx;
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
@@ -334,20 +335,20 @@ static void port_from_player(ngw_t *g, ngw_port_t *p, int idx, char *text, size_
 
 /* (reconnect ...): refused in play_on before anything else, as the reference; a missing
  * number is answered twice (the form error, then the failed lookup) */
-static void port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
-                           const struct sockaddr_storage *from)
+static int port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
+                          const struct sockaddr_storage *from)
 {
     ngw_cycle_refresh(g);
     if (g->have_snap && g->snap.play_mode == PM_PLAY_ON) {
         ngw_udp_sendto(p->fd, from, E_PLAYON);
-        return;
+        return -1;
     }
     if (pi->form_error) {
         ngw_udp_sendto(p->fd, from, "(error illegal_command_form)");
         ngw_udp_sendto(p->fd, from, E_NO_SUCH);
-        return;
+        return -1;
     }
-    port_join(g, p, pi, from);
+    return port_join(g, p, pi, from);
 }
 
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
@@ -383,8 +384,7 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
         ngw_udp_sendto(p->fd, from, err);
         return;
     }
-    if (pi.reconnect)
-        port_reconnect(g, p, &pi, from);
-    else
-        port_join(g, p, &pi, from);
+    idx = pi.reconnect ? port_reconnect(g, p, &pi, from) : port_join(g, p, &pi, from);
+    if (idx >= 0) /* the text log has the init line too, as the reference's */
+        ngw_client_log(g, idx, t, strnlen(t, n));
 }

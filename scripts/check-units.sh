@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 for u in conf/systemd/*; do
     out="$tmp/$(basename "$u")"
     cp "$u" "$out"
-    for prog in rcssserver rcss-netgw rcss-monitorgw; do
+    for prog in rcssserver rcss-netgw rcss-monitorgw rcss-recorder; do
         target="$bindir/$prog"
         [ -x "$target" ] || target=/bin/true
         sed -i "s|/usr/local/bin/$prog |$target |" "$out"
@@ -22,10 +22,11 @@ for u in conf/systemd/*; do
 done
 cd "$tmp"
 log=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no ./rcssserver.target ./rcssserver-sim.service \
-      ./rcssserver-monitorgw.service ./rcssserver-netgw@0.service 2>&1 | grep -E 'rcssserver' || true)
+      ./rcssserver-monitorgw.service ./rcssserver-recorder.service ./rcssserver-netgw@0.service 2>&1 \
+      | grep -E 'rcssserver' || true)
 if [ -n "$log" ]; then
     echo "check-units: systemd-analyze verify reported:"
     echo "$log"
     exit 1
 fi
-echo "check-units: 4 units verified"
+echo "check-units: 5 units verified"

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  2u
+#define SHM_LAYOUT_VERSION  3u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -216,6 +216,8 @@ typedef struct shm_event_sh {
     int32_t  arg;
     double   x, y;                 /* m, sender position (say) */
     char     text[SHM_EVENT_TEXT_LEN];
+    int32_t  stoppage;             /* stoppage-time counter when emitted (text log) */
+    int32_t  _pad1;
 } shm_event_sh_t;
 
 typedef struct shm_event_ring_sh {
@@ -395,6 +397,37 @@ typedef struct shm_coach_sh {
                                       message type - 1 (netgw/clang.h) */
 } shm_coach_sh_t;
 
+/* ---- recorder: written by rcss-recorder ------------------------------------------------ */
+/* Where the log files on disk end, in the writer's terms: a restarted recorder truncates
+ * the files to these sizes and goes on from these positions with this writer state. The
+ * recorder fills the copy cur does not name after each flush and then flips cur, so a
+ * recorder killed at any moment leaves one consistent copy. */
+typedef struct shm_rec_state_sh {
+    uint64_t snap_next;            /* next snapshot (publish number) to handle */
+    uint64_t ev_next;              /* next event sequence to handle */
+    uint64_t game_bytes;           /* game log bytes on disk in this state */
+    uint64_t text_bytes;           /* text log bytes on disk in this state */
+    int32_t  valid;                /* 1 once the files exist with their headers */
+    int32_t  pm;                   /* play mode of the last (playmode) written, -1 none */
+    int32_t  prev_pm;              /* play mode of the last snapshot handled */
+    int32_t  time_over_shown;      /* the single time_over show was written */
+    int32_t  score[2];             /* the last (team) line written: scores, */
+    int32_t  pen_taken[2];         /* penalties taken, */
+    char     team[2][SHM_TEAM_NAME_LEN];  /* names */
+    char     coach[2][SHM_TEAM_NAME_LEN]; /* online coach names seen (final file names) */
+} shm_rec_state_sh_t;
+
+typedef struct shm_recorder_sh {
+    int64_t           start_time;  /* wall-clock s (time_t) of the match start, 0 before */
+    _Atomic uint32_t  cur;         /* index of the consistent state[] */
+    uint32_t          _pad0;
+    _Atomic uint64_t  read_ev;     /* events before this sequence were read (the sim's
+                                      synch-mode wait looks at state[cur], what is on disk) */
+    _Atomic uint64_t  lost_snaps;  /* snapshots overwritten before the recorder read them */
+    _Atomic uint64_t  lost_events; /* events overwritten before the recorder read them */
+    shm_rec_state_sh_t state[2];
+} shm_recorder_sh_t;
+
 /* ---- the region ---------------------------------------------------------------------- */
 typedef struct shm_region_sh {
     shm_header_sh_t      hdr;
@@ -409,6 +442,9 @@ typedef struct shm_region_sh {
     shm_snapshot_sh_t    snap[SHM_SNAP_SLOTS];
     shm_event_ring_sh_t  events;
     shm_coach_sh_t       coach[2];                     /* online coaches, 0 left */
+    shm_proc_sh_t        recorder;                     /* rcss-recorder (last_step: newest
+                                                          snapshot it read) */
+    shm_recorder_sh_t    rec;
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");
@@ -419,7 +455,7 @@ _Static_assert((SHM_CMD_SLOTS & (SHM_CMD_SLOTS - 1)) == 0, "power of two");
 _Static_assert((SHM_CTRL_SLOTS & (SHM_CTRL_SLOTS - 1)) == 0, "power of two");
 _Static_assert((SHM_MONREQ_SLOTS & (SHM_MONREQ_SLOTS - 1)) == 0, "power of two");
 _Static_assert(sizeof(shm_cmd_sh_t) == 272, "command record size");
-_Static_assert(sizeof(shm_event_sh_t) == 272, "event size");
+_Static_assert(sizeof(shm_event_sh_t) == 280, "event size");
 
 /* player index helpers */
 static inline int shm_player_index(int side, int unum)

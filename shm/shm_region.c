@@ -84,10 +84,11 @@ static int region_sems(shm_region_sh_t *r, sem_t **out)
     for (int i = 0; i < SHM_MAX_GATEWAYS; i++)
         out[n++] = &r->netgw[i].cycle_sem;
     out[n++] = &r->monitorgw.cycle_sem;
+    out[n++] = &r->recorder.cycle_sem;
     return n;
 }
 
-#define REGION_NSEMS (SHM_MAX_GATEWAYS + 2)
+#define REGION_NSEMS (SHM_MAX_GATEWAYS + 3)
 
 /* Fill the header and initialise every process-shared object of a zeroed region.
  * On failure, objects already initialised are destroyed again. */

@@ -20,11 +20,13 @@
 #define SIM_RESTART_GAP_NS   200000000LL /* at most 5 restarts per second per gateway */
 #define SIM_STOP_WAIT_MS     2000   /* children get this long after SIGTERM */
 #define SIM_SYNCH_TIME0_NS   50000000LL  /* synch mode: shortest cycle while time is 0 */
+#define SIM_REC_WAIT_MS      2000   /* synch mode: longest wait for a recorder behind */
+#define SIM_REC_MARGIN       2      /* snapshot slots kept free for the recorder's copy */
 
 /* one gateway child */
 typedef struct sim_gw {
     shm_proc_sh_t *slot;            /* its process slot in the region */
-    int            index;           /* netgw index, -1 for monitorgw */
+    int            index;           /* netgw index, -1 monitorgw, -2 recorder */
     int64_t        last_spawn_ns;   /* CLOCK_MONOTONIC of the last fork */
     int            pending;         /* died, restart due */
 } sim_gw_t;
@@ -33,9 +35,12 @@ typedef struct sim_proc {
     char      dir[PATH_MAX];        /* where rcss-netgw / rcss-monitorgw live */
     char      shm_name[SHM_NAME_LEN];
     int       spawn;                /* 0 under systemd: nothing is started */
-    int       n;                    /* children: netgw 0..n-2, monitorgw last */
-    sim_gw_t  gw[SHM_MAX_GATEWAYS + 1];
     pid_t     team[2];              /* team_l_start / team_r_start children, 0 none */
+    int       n;                    /* children: netgw, monitorgw, then the recorder */
+    int       rec_wait;             /* synch mode with a log on: the sim waits for the
+                                       recorder rather than overwrite what it has not read */
+    int       rec_gave_up;          /* a wait timed out: no waiting until it caught up */
+    sim_gw_t  gw[SHM_MAX_GATEWAYS + 2];
 } sim_proc_t;
 
 typedef struct sim {
@@ -95,6 +100,12 @@ void sim_proc_kill_teams(sim_proc_t *p);
 /* The closing line (why) and the match result block, as the reference prints them. */
 void sim_result_print(FILE *out, const char *why, const sim_world_t *w,
                       const shm_region_sh_t *r, time_t start);
+
+/* Synch mode with logs (p->rec_wait): before a turn would overwrite a snapshot or events
+ * the recorder has not copied yet, wait for it (reaping and restarting it meanwhile), at
+ * most SIM_REC_WAIT_MS; after a timeout no more waiting until it has caught up (it counts
+ * what it lost). Real-time mode never waits. */
+void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r);
 
 /* ---- sim_publish.c ---- */
 /* Event sink for the world: appends to the region's event ring (ctx = region). */

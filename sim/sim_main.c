@@ -200,6 +200,7 @@ static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
+    sim_proc_wait_recorder(&s->proc, r);
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);
@@ -243,6 +244,7 @@ static void sim_shutdown(sim_t *s)
     for (uint32_t g = 0; g < SHM_MAX_GATEWAYS; g++)
         shm_sem_post(&r->netgw[g].cycle_sem);
     shm_sem_post(&r->monitorgw.cycle_sem);
+    shm_sem_post(&r->recorder.cycle_sem);
     shm_sem_post(&r->hdr.done_sem);
     sim_proc_stop(&s->proc);
     shm_region_destroy(&s->shm);

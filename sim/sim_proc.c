@@ -1,7 +1,8 @@
-/* sim_proc.c -- the gateway children: fork+exec of rcss-netgw (one per index) and
- * rcss-monitorgw, pids in the region's process slots, reaping and restarting a dead one
- * at once (at most 5 times a second, never giving up), and stopping them at exit.
- * Nothing is spawned with server::spawn_gateways=false (systemd starts them). */
+/* sim_proc.c -- the children: fork+exec of rcss-netgw (one per index), rcss-monitorgw
+ * and, when a game or text log is on, rcss-recorder; pids in the region's process slots,
+ * reaping and restarting a dead one at once (at most 5 times a second, never giving up),
+ * and stopping them at exit. Nothing is spawned with server::spawn_gateways=false
+ * (systemd starts them). Also the synch-mode wait for a recorder that fell behind. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,13 +10,20 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <time.h>
 #include "sim.h"
 #include "log.h"
+#include "logpath.h"
 
 #define NETGW_BIN "rcss-netgw"
 #define MGW_BIN   "rcss-monitorgw"
+#define REC_BIN   "rcss-recorder"
+#define REC_INDEX (-2)
 
-static const char *gw_bin(const sim_gw_t *g) { return g->index >= 0 ? NETGW_BIN : MGW_BIN; }
+static const char *gw_bin(const sim_gw_t *g)
+{
+    return g->index >= 0 ? NETGW_BIN : g->index == REC_INDEX ? REC_BIN : MGW_BIN;
+}
 
 static int self_dir(char *buf, size_t len)
 {
@@ -43,9 +51,26 @@ static int check_bin(const sim_proc_t *p, const char *name, char *err, size_t er
     return -1;
 }
 
+/* The log directories exist and can be written (created with their parents if needed),
+ * as the reference checks when it opens its logs: a server that cannot log does not start. */
+static int check_log_dir(const conf_t *c, int on, param_id_t dir_id, const char *what,
+                         char *err, size_t errlen)
+{
+    char dir[LOGPATH_MAX], why[LOGPATH_MAX + 128];
+    if (!on)
+        return 0;
+    if (logpath_dir(conf_str(c, dir_id), dir, sizeof dir, why, sizeof why) < 0
+        || logpath_mkdirs(dir, why, sizeof why) < 0) {
+        snprintf(err, errlen, "cannot use the %s log directory: %s", what, why);
+        return -1;
+    }
+    return 0;
+}
+
 int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
                   int n_netgw, char *err, size_t errlen)
 {
+    int logs = conf_bool(c, SP_game_logging) || conf_bool(c, SP_text_logging);
     memset(p, 0, sizeof *p);
     snprintf(p->shm_name, sizeof p->shm_name, "%s", shm_name);
     p->spawn = conf_bool(c, SP_spawn_gateways);
@@ -56,6 +81,16 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
     p->gw[n_netgw].slot = &r->monitorgw;
     p->gw[n_netgw].index = -1;
     p->n = n_netgw + 1;
+    if (logs) {
+        p->gw[p->n].slot = &r->recorder;
+        p->gw[p->n].index = REC_INDEX;
+        p->n++;
+        p->rec_wait = conf_bool(c, SP_synch_mode);
+    }
+    if (check_log_dir(c, conf_bool(c, SP_game_logging), SP_game_log_dir, "game", err, errlen) < 0
+        || check_log_dir(c, conf_bool(c, SP_text_logging), SP_text_log_dir, "text", err,
+                         errlen) < 0)
+        return -1;
     if (!p->spawn)
         return 0;
     const char *d = conf_str(c, SP_gateway_dir);
@@ -65,7 +100,8 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
         snprintf(err, errlen, "readlink(\"/proc/self/exe\") failed: %s", strerror(errno));
         return -1;
     }
-    if (check_bin(p, NETGW_BIN, err, errlen) < 0 || check_bin(p, MGW_BIN, err, errlen) < 0)
+    if (check_bin(p, NETGW_BIN, err, errlen) < 0 || check_bin(p, MGW_BIN, err, errlen) < 0
+        || (logs && check_bin(p, REC_BIN, err, errlen) < 0))
         return -1;
     return 0;
 }
@@ -119,7 +155,8 @@ int sim_proc_start(sim_proc_t *p)
     for (int i = 0; i < p->n; i++) {
         if (spawn(p, &p->gw[i]) < 0)
             return -1;
-        log_debug("started %s (pid %d)", gw_bin(&p->gw[i]), (int)atomic_load(&p->gw[i].slot->pid));
+        log_debug("started %s (pid %d)", gw_bin(&p->gw[i]),
+                  (int)atomic_load(&p->gw[i].slot->pid));
     }
     return 0;
 }
@@ -258,5 +295,54 @@ void sim_proc_kill_teams(sim_proc_t *p)
         for (int ms = 0; ms < 1000 && waitpid(pid, &st, WNOHANG) == 0; ms += 10)
             usleep(10000);
         p->team[k] = 0;
+    }
+}
+
+/* 1 if the next turn would overwrite a snapshot (the slot of publish n = published + 1
+ * held n - K) or events that are not on disk yet, keeping a small margin. What is on disk
+ * counts, not what the recorder has read: a recorder killed now is replaced by one that
+ * starts from its predecessor's last flush, and must still find the rest in the rings
+ * (the recorder flushes every SHM_SNAP_SLOTS / 2 snapshots, so this rarely waits). */
+static int recorder_behind(const shm_region_sh_t *r)
+{
+    const shm_rec_state_sh_t *st = &r->rec.state[atomic_load(&r->rec.cur) & 1u];
+    uint64_t next = atomic_load(&r->hdr.published) + 1;
+    uint64_t done = st->valid == 1 && st->snap_next > 0 ? st->snap_next - 1 : 0;
+    uint64_t ev = st->valid == 1 ? st->ev_next : 0;
+    if (st->valid > 1) /* the logs are finished */
+        return 0;
+    if (next > done + SHM_SNAP_SLOTS - SIM_REC_MARGIN)
+        return 1;
+    return shm_event_head(r) - ev > SHM_EVENT_SLOTS / 2;
+}
+
+void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
+{
+    if (!p->rec_wait)
+        return;
+    if (!recorder_behind(r)) {
+        p->rec_gave_up = 0;
+        return;
+    }
+    if (p->rec_gave_up)
+        return;
+    int64_t start = shm_now_ns();
+    while (recorder_behind(r)) {
+        /* under systemd nobody restarts a missing recorder for us: do not wait for one */
+        if (!p->spawn && atomic_load(&r->recorder.pid) <= 0)
+            return;
+        if (sim_stop_flag)
+            return;
+        if (shm_now_ns() - start > SIM_REC_WAIT_MS * 1000000LL) {
+            log_warn("the recorder is behind (last step read %llu, published %llu): "
+                     "not waiting for it any longer",
+                     (unsigned long long)atomic_load(&r->recorder.last_step),
+                     (unsigned long long)atomic_load(&r->hdr.published));
+            p->rec_gave_up = 1;
+            return;
+        }
+        sim_proc_reap(p);
+        struct timespec ts = { 0, 500000L };
+        nanosleep(&ts, NULL);
     }
 }

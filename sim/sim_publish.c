@@ -71,4 +71,5 @@ void sim_publish(sim_world_t *w, shm_region_sh_t *r)
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
         shm_sem_post(&r->netgw[g].cycle_sem);
     shm_sem_post(&r->monitorgw.cycle_sem);
+    shm_sem_post(&r->recorder.cycle_sem);
 }

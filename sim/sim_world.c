@@ -59,6 +59,7 @@ void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, doub
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
     ev.time = w->time;
+    ev.stoppage = w->stoppage;
     ev.side = (int8_t)side;
     ev.unum = (int8_t)unum;
     ev.arg = arg;

@@ -138,7 +138,7 @@ Test(ref_out, untouched_ball_over_the_touch_line_is_dropped, .timeout = 60)
     int a1 = e2e_ref_connect(&m, "A", 0);
     cr_assert_eq(e2e_ref_sync(&m), 0);
     e2e_ref_trainer(&m, "(change_mode play_on)");
-    e2e_ref_place(&m, a1, 0.0, 0.0, 0.0);
+    e2e_ref_place(&m, a1, 0.0, 10.0, 0.0); /* away from the ball: a trainer move resolves overlaps, and a touch would name a kicker */
     e2e_ref_ball(&m, -40.0, -33.5, 0.0, -1.0);
     cr_assert_eq(e2e_ref_cycle(&m), 0);
     /* no last toucher: drop ball where it crossed, put back on the line (-40, -34),

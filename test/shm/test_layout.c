@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 2u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 3u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 216);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -165,7 +165,7 @@ Test(layout, snapshot)
 
 Test(layout, event)
 {
-    PIN_SIZE(shm_event_sh_t, 272);
+    PIN_SIZE(shm_event_sh_t, 280);
     PIN_OFF(shm_event_sh_t, seq, 0);
     PIN_OFF(shm_event_sh_t, kind, 8);
     PIN_OFF(shm_event_sh_t, time, 12);
@@ -176,11 +176,13 @@ Test(layout, event)
     PIN_OFF(shm_event_sh_t, x, 24);
     PIN_OFF(shm_event_sh_t, y, 32);
     PIN_OFF(shm_event_sh_t, text, 40);
+    PIN_OFF(shm_event_sh_t, stoppage, 272);
+    PIN_OFF(shm_event_sh_t, _pad1, 276);
 }
 
 Test(layout, event_ring)
 {
-    PIN_SIZE(shm_event_ring_sh_t, 1114128);
+    PIN_SIZE(shm_event_ring_sh_t, 1146896);
     PIN_OFF(shm_event_ring_sh_t, head, 0);
     PIN_OFF(shm_event_ring_sh_t, _pad0, 8);
     PIN_OFF(shm_event_ring_sh_t, ev, 16);
@@ -309,7 +311,7 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 3290064);
+    PIN_SIZE(shm_region_sh_t, 3402304);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 216);
     PIN_OFF(shm_region_sh_t, ptypes, 67808);
@@ -321,7 +323,9 @@ Test(layout, region)
     PIN_OFF(shm_region_sh_t, monitor, 1864048);
     PIN_OFF(shm_region_sh_t, snap, 1874288);
     PIN_OFF(shm_region_sh_t, events, 2175856);
-    PIN_OFF(shm_region_sh_t, coach, 3289984);
+    PIN_OFF(shm_region_sh_t, coach, 3322752);
+    PIN_OFF(shm_region_sh_t, recorder, 3322832);
+    PIN_OFF(shm_region_sh_t, rec, 3402008);
 }
 
 Test(layout, coach)
@@ -330,4 +334,29 @@ Test(layout, coach)
     PIN_OFF(shm_coach_sh_t, clang_window, 0);
     PIN_OFF(shm_coach_sh_t, freeform_said, 4);
     PIN_OFF(shm_coach_sh_t, clang_left, 8);
+}
+
+Test(layout, recorder)
+{
+    PIN_SIZE(shm_rec_state_sh_t, 128);
+    PIN_OFF(shm_rec_state_sh_t, snap_next, 0);
+    PIN_OFF(shm_rec_state_sh_t, ev_next, 8);
+    PIN_OFF(shm_rec_state_sh_t, game_bytes, 16);
+    PIN_OFF(shm_rec_state_sh_t, text_bytes, 24);
+    PIN_OFF(shm_rec_state_sh_t, valid, 32);
+    PIN_OFF(shm_rec_state_sh_t, pm, 36);
+    PIN_OFF(shm_rec_state_sh_t, prev_pm, 40);
+    PIN_OFF(shm_rec_state_sh_t, time_over_shown, 44);
+    PIN_OFF(shm_rec_state_sh_t, score, 48);
+    PIN_OFF(shm_rec_state_sh_t, pen_taken, 56);
+    PIN_OFF(shm_rec_state_sh_t, team, 64);
+    PIN_OFF(shm_rec_state_sh_t, coach, 96);
+    PIN_SIZE(shm_recorder_sh_t, 296);
+    PIN_OFF(shm_recorder_sh_t, start_time, 0);
+    PIN_OFF(shm_recorder_sh_t, cur, 8);
+    PIN_OFF(shm_recorder_sh_t, _pad0, 12);
+    PIN_OFF(shm_recorder_sh_t, read_ev, 16);
+    PIN_OFF(shm_recorder_sh_t, lost_snaps, 24);
+    PIN_OFF(shm_recorder_sh_t, lost_events, 32);
+    PIN_OFF(shm_recorder_sh_t, state, 40);
 }

@@ -1,0 +1,145 @@
+/* rec.h -- rcss-recorder: the game log (.rcg) and the text log (.rcl), written from the
+ * region's snapshot and event rings in a process of its own, so the sim never waits on a
+ * disk and a crashed gateway loses nothing (spec monitor-log-coach.md 2, 3).
+ *   rec_buf.c       growable byte buffer every writer appends to
+ *   rec_fmt.c       the game log formats by version: one small module per family
+ *   rec_fmt_text.c  versions 4, 5, 6 (text lines)
+ *   rec_game.c      what the game log says when (shows, play modes, teams, messages,
+ *                   result), independent of the format
+ *   rec_text.c      text log lines
+ *   rec_file.c      files: buffered, flushed once a second as whole lines (gzip: one
+ *                   complete member per flush), truncated back on a resume, renamed
+ *   rec_main.c      the process: follow the rings, flush, resume, finish */
+#ifndef RCSS_REC_H
+#define RCSS_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include "conf.h"
+#include "logpath.h"
+#include "shm.h"
+
+#define REC_FLUSH_MS      1000      /* a kill -9 loses at most this much */
+#define REC_FLUSH_BYTES   (4u << 20) /* or this much buffered */
+#define REC_FLUSH_SNAPS   (SHM_SNAP_SLOTS / 2) /* or this many snapshots: in synch mode the
+                                                  sim keeps what is not on disk in its ring */
+#define REC_FLUSH_EVENTS  (SHM_EVENT_SLOTS / 8)
+#define REC_ATTACH_WAIT_MS 5000
+#define REC_BOARD_MSG     1         /* MSG_BOARD */
+#define REC_BOARD_LOG     2         /* LOG_BOARD */
+#define REC_ITEM_MAX      65536     /* longest single item (a show, the server_param line) */
+
+/* ---- rec_buf.c ---- */
+typedef struct rec_buf {
+    char   *p;
+    size_t  len;
+    size_t  cap;
+    int     oom;         /* an allocation failed: later appends are dropped */
+} rec_buf_t;
+
+/* Room for n more bytes at p + len; NULL (and oom set) if it cannot be had. */
+char *rec_buf_room(rec_buf_t *b, size_t n);
+void  rec_buf_add(rec_buf_t *b, const void *data, size_t n);
+void  rec_buf_printf(rec_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append text with every '\n' turned into ' ' (one item, one line). */
+void  rec_buf_add_line(rec_buf_t *b, const char *text, size_t n);
+void  rec_buf_clear(rec_buf_t *b);
+void  rec_buf_free(rec_buf_t *b);
+
+/* ---- rec_fmt.c: one module per format family ---- */
+typedef struct rec_head {
+    const conf_t          *conf;
+    const shm_ptypes_sh_t *types;
+} rec_head_t;
+
+/* Each member appends one item to b (returns 0, -1 if it could not be encoded). A NULL
+ * member means the format has no such item (v1 has no play-mode or team chunk). */
+typedef struct rec_fmt {
+    int   version;                                     /* server::game_log_version */
+    int (*head)(rec_buf_t *b, const rec_head_t *h);    /* magic, parameters, types */
+    int (*msg)(rec_buf_t *b, int time, int board, const char *text, size_t len);
+    int (*playmode)(rec_buf_t *b, const shm_snapshot_sh_t *s);
+    int (*team)(rec_buf_t *b, const shm_snapshot_sh_t *s);
+    int (*show)(rec_buf_t *b, const shm_snapshot_sh_t *s);
+    int (*tail)(rec_buf_t *b);                         /* closes the file's structure */
+} rec_fmt_t;
+
+/* The format of a game_log_version, NULL if this server does not write it. */
+const rec_fmt_t *rec_fmt_find(int version);
+/* The versions it writes, for error messages ("4, 5, 6"). */
+const char *rec_fmt_versions(void);
+
+extern const rec_fmt_t rec_fmt_v4, rec_fmt_v5, rec_fmt_v6;
+
+/* ---- rec_game.c: what is written when (spec 2.3) ---- */
+typedef struct rec_game {
+    const rec_fmt_t     *fmt;
+    int                  record_messages; /* server::record_messages */
+    rec_buf_t           *out;
+    shm_rec_state_sh_t  *st;              /* writer state: last play mode, team line, ... */
+} rec_game_t;
+
+/* The file's head, then a board-2 message with the random seed and the start time, which
+ * readers show or skip: "(rcssserver-shm (random_seed N) (start_time T))". */
+void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time);
+/* One complete event (text assembled from its parts); snap is the snapshot it belongs
+ * to (published after it; st->prev_pm is the play mode before that snapshot's step). */
+void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, size_t len,
+                    const shm_snapshot_sh_t *snap);
+/* One published snapshot: (playmode) and (team) when changed, then the show; nothing
+ * before the kick-off and a single show once time is over. */
+void rec_game_snapshot(rec_game_t *g, const shm_snapshot_sh_t *s);
+/* Snapshots the recorder could not read: a board-2 note so readers of the log know. */
+void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events);
+/* End of match: (result YYYYMMDDHHMM TEAMINFO) on board 1, the final team line, the
+ * format's tail. */
+void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start_time,
+                     const char *teaminfo);
+
+/* The team info of the final file names for snapshot s and the coach names seen. */
+int  rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_LEN],
+                  char *out, size_t len);
+
+/* ---- rec_text.c: text log lines (spec 3) ---- */
+/* "TIME,STOPPAGE\tRecv TEAM_UNUM: raw" (players), "Recv Coach: raw" (trainer),
+ * "Recv TEAM_Coach: raw" (online coaches), "(referee msg)"; other kinds write nothing.
+ * team holds the names of the snapshot the event belongs to. Returns 1 if a line was
+ * appended. */
+int  rec_text_line(rec_buf_t *b, const shm_event_sh_t *ev, const char *text, size_t len,
+                   const char team[2][SHM_TEAM_NAME_LEN]);
+/* server::log_times: "TIME,STOPPAGE<TAB>CYCLE_TIMES: MS" with the milliseconds between
+ * the publication of prev and of s, at prev's time (the reference writes the time since
+ * the previous step when a step begins). */
+void rec_text_times(rec_buf_t *b, const shm_snapshot_sh_t *prev, const shm_snapshot_sh_t *s);
+/* "Recv ..." as in the text log, without time (the game log's board-2 copies). */
+int  rec_text_recv(char *out, size_t cap, const shm_event_sh_t *ev, const char *text,
+                   size_t len, const char team[2][SHM_TEAM_NAME_LEN]);
+
+/* ---- rec_file.c ---- */
+typedef struct rec_file {
+    int        fd;            /* -1 closed */
+    int        level;         /* gzip level 1..9, 0 plain */
+    char       path[LOGPATH_MAX];
+    rec_buf_t  buf;           /* bytes not on disk yet (whole items only) */
+    uint64_t   bytes;         /* bytes on disk */
+    int        failed;        /* a write failed: reported once, data dropped since */
+} rec_file_t;
+
+/* Open path for writing. resume_bytes < 0: a new file (truncated). Otherwise an existing
+ * file of a previous recorder cut back to resume_bytes (what that recorder had flushed
+ * as whole items), to be continued. 0, or -1 with err. */
+int  rec_file_open(rec_file_t *f, const char *path, int level, int64_t resume_bytes,
+                   char *err, size_t errlen);
+/* Put the buffered bytes on disk with one write: as they are, or (level > 0) as one
+ * complete gzip member, so the file is valid gzip after every flush. 0, or -1 with err
+ * (the buffer is dropped, f->failed set). */
+int  rec_file_flush(rec_file_t *f, char *err, size_t errlen);
+/* Flush, sync and close. */
+int  rec_file_close(rec_file_t *f, char *err, size_t errlen);
+/* Rename the (closed or open) file to path; 0 or -1 with err. */
+int  rec_file_rename(rec_file_t *f, const char *path, char *err, size_t errlen);
+/* Compress data as one gzip member at level into out (tests and the flush). 0 or -1. */
+int  rec_gzip_member(const void *data, size_t len, int level, rec_buf_t *out);
+
+#endif

@@ -1,0 +1,23 @@
+/* rec_fmt.c -- the game log formats this server writes, by server::game_log_version.
+ * A format is one module filling a rec_fmt_t (rec.h); adding one (binary 1-3, JSON -1)
+ * is a new rec_fmt_*.c file and a line in this table. */
+#include <stddef.h>
+#include "rec.h"
+
+static const rec_fmt_t *const formats[] = {
+    &rec_fmt_v4, &rec_fmt_v5, &rec_fmt_v6,
+};
+
+const rec_fmt_t *rec_fmt_find(int version)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (formats[i]->version == version)
+            return formats[i];
+    }
+    return NULL;
+}
+
+const char *rec_fmt_versions(void)
+{
+    return "4, 5, 6";
+}

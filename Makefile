@@ -73,6 +73,8 @@ $(LIBSHM): $(call obj,$(SHM_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
+# the browser page is assembled into mgw_page.o (.incbin)
+$(BUILD)/obj/monitorgw/mgw_page.o: monitorgw/mgw_page.html
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@

@@ -261,7 +261,7 @@ Test(layout, team)
 
 Test(layout, monitor)
 {
-    PIN_SIZE(shm_monitor_sh_t, 40);
+    PIN_SIZE(shm_monitor_sh_t, 48);
     PIN_OFF(shm_monitor_sh_t, state, 0);
     PIN_OFF(shm_monitor_sh_t, version, 4);
     PIN_OFF(shm_monitor_sh_t, addr, 8);
@@ -269,6 +269,8 @@ Test(layout, monitor)
     PIN_OFF(shm_monitor_sh_t, port, 28);
     PIN_OFF(shm_monitor_sh_t, local_port, 30);
     PIN_OFF(shm_monitor_sh_t, skipped, 32);
+    PIN_OFF(shm_monitor_sh_t, zlevel, 40);
+    PIN_OFF(shm_monitor_sh_t, _pad0, 44);
 }
 
 Test(layout, monreq)
@@ -316,7 +318,7 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4704136);
+    PIN_SIZE(shm_region_sh_t, 4769672);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 216);
     PIN_OFF(shm_region_sh_t, ptypes, 67808);
@@ -326,7 +328,7 @@ Test(layout, region)
     PIN_OFF(shm_region_sh_t, client, 2518752);
     PIN_OFF(shm_region_sh_t, cmd, 2522352);
     PIN_OFF(shm_region_sh_t, monitor, 2960752);
-    PIN_OFF(shm_region_sh_t, snap, 3288432); /* + 8192 x 40 */
-    PIN_OFF(shm_region_sh_t, events, 3590000);
-    PIN_OFF(shm_region_sh_t, montab, 4704128);
+    PIN_OFF(shm_region_sh_t, snap, 3353968); /* + 8192 x 48 */
+    PIN_OFF(shm_region_sh_t, events, 3655536);
+    PIN_OFF(shm_region_sh_t, montab, 4769664);
 }

@@ -137,15 +137,33 @@ static void on_events(struct evhttp_request *req, void *arg)
 }
 
 /* ---- page and commands ------------------------------------------------------------- */
+/* the page, with the current frame in place of its FRAME marker (drawn before the
+ * stream delivers the next one); "</" escaped so the JSON cannot end the script */
 static void on_page(struct evhttp_request *req, void *arg)
 {
-    (void)arg;
+    mgw_http_t *h = arg;
+    static const char marker[] = "/*FRAME*/null";
     struct evbuffer *b = evbuffer_new();
     if (!b)
         return;
-    evbuffer_add_reference(b, mgw_page_html, strlen(mgw_page_html), NULL, NULL);
+    const char *page = mgw_page_html, *at = strstr(page, marker);
+    http_frame_t *f = frame_current(h);
+    if (at && f) {
+        evbuffer_add(b, page, (size_t)(at - page));
+        const char *json = f->data + 6, *end = f->data + f->len - 2;
+        for (const char *p = json; p < end; p++) {
+            if (p[0] == '<' && p + 1 < end && p[1] == '/')
+                evbuffer_add(b, "<\\", 2);
+            else
+                evbuffer_add(b, p, 1);
+        }
+        evbuffer_add(b, at + sizeof marker - 1, strlen(at + sizeof marker - 1));
+    } else {
+        evbuffer_add_reference(b, page, strlen(page), NULL, NULL);
+    }
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
                       "text/html; charset=utf-8");
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Cache-Control", "no-cache");
     evhttp_send_reply(req, HTTP_OK, "OK", b);
     evbuffer_free(b);
 }

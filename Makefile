@@ -78,6 +78,8 @@ $(LIBSHM): $(call obj,$(SHM_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
+# the browser page is assembled into mgw_page.o (.incbin)
+$(BUILD)/obj/monitorgw/mgw_page.o: monitorgw/mgw_page.html
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -148,6 +150,7 @@ run: deps
 bench: deps
 	$(MAKE) all
 	scripts/bench-clock.sh $(BUILD)/bin
+	scripts/bench-monitors.sh $(BUILD)/bin
 
 # libFuzzer targets: the libraries are rebuilt with clang and fuzzer instrumentation in
 # $(BUILD)-fuzz; each test/fuzz/fuzz_*.c links against them (only what it uses is pulled).

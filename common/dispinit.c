@@ -35,5 +35,5 @@ int dispinit_version_known(int version)
 
 int dispinit_version_served(int version)
 {
-    return version >= DISPINIT_MIN_SERVED && version <= DISPINIT_MAX_SERVED;
+    return dispinit_version_known(version);
 }

@@ -64,6 +64,11 @@ int net_udp_bind(const char *bind_address, int port, int reuseport, char *err, s
         close(fd);
         return -1;
     }
+    if (reuseport) { /* a listening port: room for a burst of inits (1,000 monitors) */
+        int big = NET_LISTEN_RCVBUF;
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big); /* capped by rmem_max */
+    }
     if (bind(fd, (struct sockaddr *)&ss, sl) < 0) {
         snprintf(err, errlen, "cannot bind UDP port %d on %s: %s", port,
                  bind_address && bind_address[0] ? bind_address : "all interfaces",

@@ -10,7 +10,10 @@
 #include <sys/socket.h>
 
 /* UDP socket bound to addr:port (bind_address "" = all interfaces); reuseport shares it
- * with other processes. Non-blocking, close-on-exec. fd or -1 with err. */
+ * with other processes and marks a listening port, which gets a receive buffer of
+ * NET_LISTEN_RCVBUF bytes (SO_RCVBUFFORCE when allowed, else up to net.core.rmem_max).
+ * Non-blocking, close-on-exec. fd or -1 with err. */
+#define NET_LISTEN_RCVBUF (4 << 20)
 int  net_udp_bind(const char *bind_address, int port, int reuseport, char *err, size_t errlen);
 /* Socket bound to bind_address on local_port (0 = ephemeral, else a port a previous
  * process used) and connected to peer. fd or -1 with err. */

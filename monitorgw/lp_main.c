@@ -34,8 +34,8 @@ typedef struct lp {
     struct event       *listen_ev, *stdin_ev, *tick_ev, *sig_ev[2];
     lp_mon_t            mon[LP_MAX_MONITORS];
     int                 shown;            /* frame last sent */
-    int                 enc_frame[MGW_MAX_VERSION + 1];  /* frame encoded in enc[v] */
-    char                enc[MGW_MAX_VERSION + 1][MGW_FRAME_MAX];
+    int                 enc_frame[MGW_NVER];  /* frame encoded in enc[v] */
+    char                enc[MGW_NVER][MGW_FRAME_MAX];
     char                line[4096];       /* stdin bytes of an unfinished line */
     size_t              line_len;
 } lp_t;
@@ -344,7 +344,7 @@ static int lp_start(lp_t *lp, const lp_opts_t *o)
         lp->play.cur = rcg_frame_at(&lp->log, (int)o->jump);
     lp->play.playing = o->play && lp->log.n_frames > 1;
     lp->shown = lp->play.cur;
-    for (int v = 0; v <= MGW_MAX_VERSION; v++)
+    for (int v = 0; v < MGW_NVER; v++)
         lp->enc_frame[v] = -1;
     for (int k = 0; k < LP_MAX_MONITORS; k++)
         lp->mon[k].fd = -1;

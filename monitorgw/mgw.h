@@ -1,7 +1,11 @@
-/* mgw.h -- the rcss-monitorgw process: monitors. Pure encoders and parsers in
- * mgw_encode.c (show frames, messages, dispinit) and mgw_cmd.c (monitor commands);
- * the monitor table and its sockets in mgw_peer.c; startup and the event loop in
- * mgw_main.c. */
+/* mgw.h -- the rcss-monitorgw process: monitors and browser viewers.
+ * mgw_encode.c  snapshot -> disp_show_t, every wire form per protocol version (pure)
+ * mgw_cmd.c     monitor commands -> control records, operator rights (pure)
+ * mgw_zlib.c    per-datagram zlib streams (pure)
+ * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
+ * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
+ * mgw_http.c    the browser page and its server-sent-events stream (evhttp)
+ * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
 
@@ -9,92 +13,204 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include "conf.h"
+#include "disp.h"
 #include "dispinit.h"
 #include "shm.h"
 #include "shm_gateway.h"
 
 struct event_base;
 struct event;
+struct mgw_http;
 
-#define MGW_FRAME_MAX     16384   /* one show frame or parameter message */
-#define MGW_POLL_MS       10      /* monitor-request rings and heartbeat */
+#define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
+#define MGW_POLL_MS        10     /* hand-over rings (also woken by netgw) and heartbeat */
 #define MGW_ATTACH_WAIT_MS 5000
-#define MGW_MAX_VERSION   DISPINIT_MAX_SERVED
+#define MGW_NVER           (DISPINIT_MAX_VERSION + 1) /* index 0 = JSON (-1), 1..5 */
+#define MGW_NLEVEL         10     /* zlib levels 0..9 */
+#define MGW_MAX_BEHIND     48     /* snapshots monitorgw catches up on before jumping */
+#define MGW_TILES          256    /* team-graphic tiles per side: 32 x 8 */
+#define MGW_TILES_EARLY    32     /* tiles per cycle and monitor before kick-off */
+#define MGW_TILES_LATE     8      /* and after */
+
+static inline int mgw_vidx(int version) { return version < 0 ? 0 : version; }
 
 /* ---- mgw_encode.c (pure) ---- */
-/* The (show ...) line of snapshot s for monitor protocol version 3, 4 or 5 (spec
- * monitor-log-coach.md 1.4). Returns the length, -1 if buf is too small. */
+/* The disp_show_t of a snapshot (players' view widths, cards and focus as monitors see
+ * them). */
+void mgw_show_from_snap(const shm_snapshot_sh_t *s, disp_show_t *out);
+void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
+/* The show frame of snapshot s for monitor protocol version (1..5, -1). Returns its
+ * length (text and JSON include the NUL), -1 if buf is too small. */
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-/* The same without (pm ...) and (tm ...): the (show ...) line of text game logs 4-6,
- * which use monitor version log_version - 1 (spec 2.2). */
+/* The (show ...) line of text game logs 4-6 (monitor version log_version - 1, without
+ * (pm ...) and (tm ...), spec 2.2). Returns its length without a NUL, -1 if too small. */
 int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-/* (msg TIME BOARD "TEXT"), TEXT as is (not escaped, as the reference). */
+int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
+/* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
+int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len);
+/* (msg TIME BOARD "TEXT") without its NUL (text protocols; kept for tests). */
 int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
+/* A team-graphic tile (lines: quoted XPM lines) as a message for version. */
+int mgw_encode_tile(int version, int time, int side, int x, int y, const char *lines,
+                    char *buf, size_t len);
+/* Init-block datagram k (0 server params, 1 player params, 2.. player types) for
+ * version; 0 when version has no such datagram (v1, k past the types). */
+int mgw_encode_init(int version, int k, const conf_t *c, const shm_ptypes_sh_t *pt,
+                    char *buf, size_t len);
 
 /* ---- mgw_cmd.c (pure) ---- */
 enum {
     MGW_CMD_ERROR,        /* reply holds the error */
-    MGW_CMD_CTRL,         /* ctrl holds a record for the sim */
+    MGW_CMD_CTRL,         /* ctrl holds a record for the sim (operators only) */
     MGW_CMD_BYE,          /* (dispbye) */
-    MGW_CMD_REPLY,        /* only a reply (compression) */
+    MGW_CMD_COMPRESSION,  /* level in .level (negative: off); reply holds the ok */
     MGW_CMD_DISPINIT      /* a (dispinit ...) to the monitor's own port: re-init */
 };
 
 typedef struct mgw_cmd {
     int          kind;
+    int          level;
     shm_cmd_sh_t ctrl;
     char         reply[96];
 } mgw_cmd_t;
 
-/* Parse one datagram a registered monitor sent to its own port (spec 1.6). */
+#define MGW_E_OPERATOR "(error referee_commands_need_operator_rights)"
+
+/* Parse one command a monitor sent (spec 1.6). Positions are kept on the field plus a
+ * 5 m margin; angles normalised. */
 void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out);
+
+/* Operator addresses (server::monitor_operators): comma or blank separated IPv4/IPv6
+ * addresses with an optional /prefix, or "*" for anyone; "" nobody. */
+#define MGW_MAX_OPS 16
+typedef struct mgw_ops {
+    int     any;
+    int     n;
+    int32_t family[MGW_MAX_OPS];
+    uint8_t addr[MGW_MAX_OPS][16];
+    int     bits[MGW_MAX_OPS];
+} mgw_ops_t;
+/* 0, or -1 with the bad item in err */
+int mgw_ops_parse(const char *list, mgw_ops_t *ops, char *err, size_t errlen);
+int mgw_ops_allowed(const mgw_ops_t *ops, const uint8_t addr[16], int32_t family);
+
+/* ---- mgw_zlib.c (pure) ---- */
+/* One datagram as an independent zlib stream ending in a sync flush (no trailer), as
+ * the reference sends: returns the length or -1. */
+int mgw_zlib_pack(int level, const void *in, size_t len, uint8_t *out, size_t cap);
+/* Inflate one received datagram (with or without trailer); NUL-terminates out.
+ * Returns the length or -1 if it is not zlib data. */
+int mgw_zlib_unpack(const void *in, size_t len, char *out, size_t cap);
 
 /* ---- mgw_peer.c ---- */
 typedef struct mgw_peer {
-    int            used;
-    int            slot;           /* index in r->monitor[] */
-    int            version;
+    int            idx;            /* position in g->peers */
+    int            slot;           /* entry in r->monitor[], -1 if the table is full */
+    int            version;        /* 1..5, -1 */
     int            fd;             /* connected to the monitor */
-    int            dead;           /* refused (monitor gone): no more sends, closed by
-                                      mgw_peer_reap once its queued commands are read */
+    int            dead;           /* refused (gone): closed by mgw_peer_reap */
+    int            op;             /* may send referee commands */
+    int            zlevel;         /* compression level, -1 off */
+    uint8_t        addr[16];
+    int32_t        family;
+    uint16_t       port;
+    uint64_t       sent, skipped;  /* datagrams sent / dropped (socket buffer full) */
+    uint32_t       tiles[2][MGW_TILES / 32]; /* team-graphic tiles already sent */
     struct event  *ev;
     struct mgw    *g;
 } mgw_peer_t;
+
+/* one datagram in every version form, encoded (and compressed) on first use */
+typedef int (*mgw_enc_fn)(struct mgw *g, int version, const void *arg, char *buf, size_t len);
+typedef struct mgw_fset {
+    mgw_enc_fn   enc;
+    const void  *arg;
+    int          len[MGW_NVER];     /* 0 not yet, -1 failed */
+    int          zlen[MGW_NVER][MGW_NLEVEL];
+} mgw_fset_t;
+
+typedef struct mgw_tile {
+    int   used;
+    char *lines;                    /* quoted XPM lines */
+} mgw_tile_t;
 
 typedef struct mgw {
     shm_handle_t        shm;
     shm_region_sh_t    *r;
     shm_proc_sh_t      *self;
     conf_t              conf;
+    mgw_ops_t           ops;
     struct event_base  *base;
-    mgw_peer_t          peer[SHM_MAX_MONITORS];
-    int                 npeers;
+    mgw_peer_t        **peers;      /* grows; each peer allocated once */
+    int                 npeers, cap;
+    int                 ver_count[MGW_NVER];
     shm_waker_t         waker;      /* cycle_sem posts -> eventfd */
     struct event       *wake_ev, *poll_ev, *sig_ev[2];
     uint64_t            last_step;
     uint64_t            ev_cursor;
+    shm_text_t          ev_text;    /* events in parts (SHM_EV_CONT) */
     shm_snapshot_sh_t   snap;
+    disp_show_t         show;       /* snap as monitors see it */
     int                 have_snap;
+    int                 ntiles;     /* tiles received (both sides) */
+    mgw_tile_t          tile[2][MGW_TILES];
+    struct mgw_http    *http;
     char                out[MGW_FRAME_MAX];
-    char                frame[MGW_MAX_VERSION + 1][MGW_FRAME_MAX];
+    char               *fbuf[MGW_NVER];              /* fset buffers per version */
+    char               *init_data[MGW_NVER];         /* init block per version, built once */
+    int                 init_off[MGW_NVER][SHM_MAX_PTYPES + 3];
+    int                 init_n[MGW_NVER];
+    uint8_t            *zbuf[MGW_NVER][MGW_NLEVEL];  /* and compressed, allocated on use */
+    uint64_t            frames;     /* show frames fanned out */
 } mgw_t;
 
-/* Register the monitor of a hand-over record (or re-init a known one): own socket,
- * table entry, init block. Errors are answered to the monitor from a temporary socket. */
+int  mgw_init_buffers(mgw_t *g);
+void mgw_free_buffers(mgw_t *g);
+/* Register the monitor of a hand-over record (or re-init a known one, or apply a
+ * protocol-1 monitor's command sent to the player port). */
 void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m);
 /* Re-open sockets for the monitors a previous monitorgw left ACTIVE in the table. */
 void mgw_peer_takeover(mgw_t *g);
-/* Close a monitor; with release its table entry is freed. */
+/* Close a monitor; with release its table entry is freed. Frees p. */
 void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release);
-/* Send text (with its NUL) to one monitor; a full socket counts a skipped frame,
- * a refused one (monitor gone) closes it. */
-void mgw_peer_send(mgw_t *g, mgw_peer_t *p, const char *text, size_t len);
-/* Close the monitors marked dead, after applying the commands they sent before going
- * (a (dispstart) followed at once by (dispbye) and a closed socket still starts). */
+void mgw_peer_close_all(mgw_t *g, int release);
+/* Send one datagram to one monitor (compressed if it asked): 0 sent, 1 skipped, -1 gone */
+int  mgw_peer_send(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
+/* The same for bytes already in the monitor's form (compressed by the caller). */
+int  mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
+/* Apply one command from monitor p (own port or, for v1, the player port); buf has room
+ * for n + 1 bytes. */
+void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n);
+/* Close the monitors marked dead, after applying what they sent before going. */
 void mgw_peer_reap(mgw_t *g);
-/* Send the newest snapshot (g->snap) to every monitor, encoded once per version. */
-void mgw_peer_broadcast_show(mgw_t *g);
-/* Send a (msg ...) to every monitor. */
-void mgw_peer_broadcast_msg(mgw_t *g, int time, int board, const char *text);
+/* the peer at an address, NULL if none */
+mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port);
+
+/* ---- mgw_fanout.c ---- */
+/* The frame set's datagram for version and compression level (-1 off). */
+int  mgw_fset_get(mgw_t *g, mgw_fset_t *f, int version, int zlevel, const void **data);
+/* Send the set to every monitor in its version. */
+void mgw_fset_broadcast(mgw_t *g, mgw_fset_t *f);
+/* The newest snapshot (g->snap) to every monitor (and viewer), encoded once per
+ * version; then this cycle's share of team-graphic tiles. */
+void mgw_fanout_show(mgw_t *g);
+/* A board message to every monitor. */
+void mgw_fanout_msg(mgw_t *g, int time, int board, const char *text);
+/* A tile an online coach uploaded: kept, and sent to every monitor over the cycles. */
+void mgw_fanout_tile(mgw_t *g, int side, const char *text);
+/* Send the init block of p's version (one sendmmsg). */
+void mgw_fanout_init(mgw_t *g, mgw_peer_t *p);
+/* A message to one monitor in its version (error replies). */
+void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text);
+
+/* ---- mgw_http.c ---- */
+/* Start the HTTP server on server::http_port (0: none). 0 or -1. */
+int  mgw_http_start(mgw_t *g);
+void mgw_http_stop(mgw_t *g);
+/* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */
+void mgw_http_frame(mgw_t *g, const char *json, size_t len);
+int  mgw_http_viewers(const mgw_t *g);
+/* The page (monitorgw/mgw_page.html, in the binary) */
+extern const char mgw_page_html[];
 
 #endif

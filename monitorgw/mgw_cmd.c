@@ -1,11 +1,23 @@
 /* mgw_cmd.c -- commands a monitor sends to its own port (spec monitor-log-coach.md 1.6),
  * parsed into control records for the sim: dispstart, dispfoul, dispplayer, dispdiscard,
- * dispcard; dispbye; compression. Pure; anything else is illegal_command_form. */
+ * dispcard; dispbye; compression. Pure; anything else is illegal_command_form. Also the
+ * operator list (server::monitor_operators) that decides who may send the referee ones. */
+#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mgw.h"
 #include "sexp.h"
+
+/* positions placed by a monitor stay on the pitch plus this margin (m) */
+#define CMD_X_MAX (52.5 + 5.0)
+#define CMD_Y_MAX (34.0 + 5.0)
+
+static double cmd_clamp(double v, double max)
+{
+    return v < -max ? -max : v > max ? max : v;
+}
 
 #define CMD_ERR "(error illegal_command_form)"
 
@@ -47,8 +59,8 @@ static void cmd_foul(const sexp_t *root, mgw_cmd_t *out)
     if (cmd_ints(root, 3, v) < 0 || v[2] < -1 || v[2] > 1)
         return cmd_error(out);
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_FOUL);
-    c->d[0] = (double)v[0] / 16.0;
-    c->d[1] = (double)v[1] / 16.0;
+    c->d[0] = cmd_clamp((double)v[0] / 16.0, CMD_X_MAX);
+    c->d[1] = cmd_clamp((double)v[1] / 16.0, CMD_Y_MAX);
     c->i = cmd_side(v[2]);
 }
 
@@ -61,9 +73,9 @@ static void cmd_player(const sexp_t *root, mgw_cmd_t *out)
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_MOVE_PLAYER);
     c->i = cmd_side(v[0]);
     c->flags = (uint32_t)v[1] | (0x7u << 8); /* x, y and angle given */
-    c->d[0] = (double)v[2] / 16.0;
-    c->d[1] = (double)v[3] / 16.0;
-    c->d[2] = (double)v[4];
+    c->d[0] = cmd_clamp((double)v[2] / 16.0, CMD_X_MAX);
+    c->d[1] = cmd_clamp((double)v[3] / 16.0, CMD_Y_MAX);
+    c->d[2] = remainder((double)(v[4] % 360), 360.0); /* degrees in [-180, 180] */
 }
 
 /* (dispdiscard SIDE UNUM) */
@@ -97,14 +109,16 @@ static void cmd_card(const sexp_t *root, mgw_cmd_t *out)
     c->flags = (uint32_t)v[1] | ((uint32_t)card << 8);
 }
 
-/* (compression N): 0..9 accepted, but monitor traffic is sent uncompressed */
+/* (compression N): any N <= 9 is accepted (spec 4.9); 0..9 zlib from the next
+ * datagram on (0: stored blocks), a negative N back to plain */
 static void cmd_compression(const sexp_t *root, mgw_cmd_t *out)
 {
     long v[1];
-    if (cmd_ints(root, 1, v) < 0 || v[0] < 0 || v[0] > 9)
+    if (cmd_ints(root, 1, v) < 0 || v[0] > 9 || v[0] < -1000000)
         return cmd_error(out);
-    out->kind = MGW_CMD_REPLY;
-    snprintf(out->reply, sizeof out->reply, "(warning compression_unsupported)");
+    out->kind = MGW_CMD_COMPRESSION;
+    out->level = v[0] < 0 ? -1 : (int)v[0];
+    snprintf(out->reply, sizeof out->reply, "(ok compression %ld)", v[0]);
 }
 
 void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out)
@@ -136,4 +150,75 @@ void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out)
         cmd_compression(root, out);
     else
         cmd_error(out);
+}
+
+/* ---- operators ---------------------------------------------------------------------- */
+static int ops_item(const char *item, mgw_ops_t *ops)
+{
+    char a[64];
+    int bits = -1;
+    snprintf(a, sizeof a, "%s", item);
+    char *slash = strchr(a, '/');
+    if (slash) {
+        char *end;
+        *slash = '\0';
+        long b = strtol(slash + 1, &end, 10);
+        if (*end || end == slash + 1 || b < 0 || b > 128)
+            return -1;
+        bits = (int)b;
+    }
+    int k = ops->n;
+    memset(ops->addr[k], 0, 16);
+    if (inet_pton(AF_INET, a, ops->addr[k]) == 1)
+        ops->family[k] = AF_INET;
+    else if (inet_pton(AF_INET6, a, ops->addr[k]) == 1)
+        ops->family[k] = AF_INET6;
+    else
+        return -1;
+    int max = ops->family[k] == AF_INET ? 32 : 128;
+    if (bits > max)
+        return -1;
+    ops->bits[k] = bits < 0 ? max : bits;
+    ops->n++;
+    return 0;
+}
+
+int mgw_ops_parse(const char *list, mgw_ops_t *ops, char *err, size_t errlen)
+{
+    memset(ops, 0, sizeof *ops);
+    char item[64];
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ", \t");
+        if (n > 0) {
+            snprintf(item, sizeof item, "%.*s", (int)(n < 63 ? n : 63), p);
+            if (strcmp(item, "*") == 0)
+                ops->any = 1;
+            else if (n >= sizeof item || ops->n >= MGW_MAX_OPS || ops_item(item, ops) < 0) {
+                snprintf(err, errlen, "server::monitor_operators: bad address '%s'", item);
+                return -1;
+            }
+        }
+        p += n;
+        if (*p)
+            p++;
+    }
+    return 0;
+}
+
+int mgw_ops_allowed(const mgw_ops_t *ops, const uint8_t addr[16], int32_t family)
+{
+    if (ops->any)
+        return 1;
+    for (int k = 0; k < ops->n; k++) {
+        if (ops->family[k] != family)
+            continue;
+        int bits = ops->bits[k], full = bits / 8, rest = bits % 8;
+        if (memcmp(ops->addr[k], addr, (size_t)full) != 0)
+            continue;
+        if (rest && ((ops->addr[k][full] ^ addr[full]) & (0xff << (8 - rest))) != 0)
+            continue;
+        return 1;
+    }
+    return 0;
 }

@@ -1,121 +1,197 @@
-/* mgw_encode.c -- the text monitor protocol as pure functions (spec monitor-log-coach.md
- * 1.4, 1.5): (show ...) frames for versions 3, 4 and 5 and (msg ...) lines. No I/O: monitorgw encodes each snapshot once per
- * version in use, tests call these directly. */
-#include <math.h>
-#include <stdarg.h>
+/* mgw_encode.c -- every datagram a monitor gets, per protocol version (spec
+ * monitor-log-coach.md 1.2-1.5): the snapshot as the monitor protocols see it
+ * (disp_show_t), then the binary (v1, v2), text (v3-v5) and JSON (-1) encoders of
+ * common/disp_*.c. Pure: monitorgw calls these once per version per cycle. Text and
+ * JSON datagrams carry their terminating NUL, binary ones their fixed size. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "disp_bin.h"
+#include "disp_json.h"
+#include "disp_text.h"
 #include "geom.h"
 #include "mgw.h"
-#include "playmode.h"
-#include "strbuf.h"
+#include "param_msg.h"
 
-/* " v" with v quantised to q and printed as the reference's stream (%g, 6 digits) */
-static void enc_real(strbuf_t *e, double v, double q)
-{
-    char tmp[48];
-    if (!isfinite(v))
-        v = 0.0;
-    if (q > 0.0)
-        v = rint(v / q) * q;
-    fmt_real(tmp, sizeof tmp, v);
-    strbuf_printf(e, " %s", tmp);
-}
-
-static int enc_view_width(const shm_player_sh_t *p)
+/* view width in degrees, as the reference's visibleAngle() (synch-see: 60/120/180) */
+static double view_width_deg(const shm_player_sh_t *p)
 {
     if (p->synch_see)
         return p->view_width == SHM_VIEW_NARROW ? 60 : p->view_width == SHM_VIEW_WIDE ? 180 : 120;
     return p->view_width == SHM_VIEW_NARROW ? 45 : p->view_width == SHM_VIEW_WIDE ? 180 : 90;
 }
 
-static void enc_player(strbuf_t *e, const shm_player_sh_t *p, int idx, int version)
+static void player_from_snap(const shm_player_sh_t *p, int idx, disp_player_t *d)
 {
-    int left = idx < SHM_TEAM_SIZE;
-    strbuf_printf(e, " ((%c %d) %d", left ? 'l' : 'r', idx % SHM_TEAM_SIZE + 1, p->enabled ? p->type : 0);
-    if (p->state)
-        strbuf_printf(e, " 0x%x", p->state);
-    else
-        strbuf_printf(e, " 0");
-    enc_real(e, p->x, 0.0001);
-    enc_real(e, p->y, 0.0001);
-    enc_real(e, p->vx, 0.0001);
-    enc_real(e, p->vy, 0.0001);
-    enc_real(e, rad2deg(angle_norm(p->body)), 0.001);
-    enc_real(e, rad2deg(angle_norm(p->neck)), 0.001);
-    if (p->enabled && p->arm_expires > 0) {
-        enc_real(e, p->point_x, 0.0001);
-        enc_real(e, p->point_y, 0.0001);
-    }
-    strbuf_printf(e, " (v %c %d)", p->view_high ? 'h' : 'l', enc_view_width(p));
-    if (version >= 5) {
-        strbuf_printf(e, " (fp");
-        enc_real(e, p->focus_dist, 0.0001);
-        enc_real(e, rad2deg(p->focus_dir), 0.0001);
-        strbuf_printf(e, ")");
-    }
-    strbuf_printf(e, " (s");
-    enc_real(e, p->stamina, 0.0);
-    enc_real(e, p->effort, 0.0);
-    enc_real(e, p->recovery, 0.0);
-    if (version >= 4)
-        enc_real(e, p->capacity, 0.0);
-    strbuf_printf(e, ")");
-    if (p->enabled && p->focus_side != 0)
-        strbuf_printf(e, " (f %c %d)", p->focus_side == SHM_SIDE_LEFT ? 'l' : 'r', p->focus_unum);
-    const uint32_t *c = p->count;
-    strbuf_printf(e, " (c %u %u %u %u %u %u %u %u %u %u %u", c[SHM_CNT_KICK], c[SHM_CNT_DASH],
-               c[SHM_CNT_TURN], c[SHM_CNT_CATCH], c[SHM_CNT_MOVE], c[SHM_CNT_TURN_NECK],
-               c[SHM_CNT_CHANGE_VIEW], c[SHM_CNT_SAY], c[SHM_CNT_TACKLE], c[SHM_CNT_POINTTO],
-               c[SHM_CNT_ATTENTIONTO]);
-    if (version >= 5)
-        strbuf_printf(e, " %u", c[SHM_CNT_CHANGE_FOCUS]);
-    strbuf_printf(e, "))");
+    d->side = idx < SHM_TEAM_SIZE ? 1 : -1;
+    d->unum = idx % SHM_TEAM_SIZE + 1;
+    d->enabled = p->enabled != 0;
+    d->type = p->enabled ? p->type : 0;
+    d->state = p->state;
+    d->x = p->x;
+    d->y = p->y;
+    d->vx = p->vx;
+    d->vy = p->vy;
+    d->body = angle_norm(p->body);
+    d->neck = angle_norm(p->neck);
+    d->view_high = p->view_high != 0;
+    d->view_width = view_width_deg(p);
+    d->stamina = p->stamina;
+    d->effort = p->effort;
+    d->recovery = p->recovery;
+    d->capacity = p->capacity;
+    d->focus_dist = p->focus_dist;
+    d->focus_dir = p->focus_dir;
+    d->pointing = p->enabled && p->arm_expires > 0;
+    d->point_x = p->point_x;
+    d->point_y = p->point_y;
+    d->focus_side = p->focus_side == SHM_SIDE_LEFT ? 1 : p->focus_side == SHM_SIDE_RIGHT ? -1 : 0;
+    d->focus_unum = p->focus_unum;
+    for (int k = 0; k < DISP_CNT_N && k < SHM_CNT_N; k++)
+        d->count[k] = p->count[k];
 }
 
-/* " ((b) X Y VX VY) PLAYER x 22)": the part of a show after the time (and pm/tm) */
-static void enc_objects(strbuf_t *e, const shm_snapshot_sh_t *s, int version)
+void mgw_show_from_snap(const shm_snapshot_sh_t *s, disp_show_t *d)
 {
-    strbuf_printf(e, " ((b)");
-    enc_real(e, s->ball.x, 0.0001);
-    enc_real(e, s->ball.y, 0.0001);
-    enc_real(e, s->ball.vx, 0.0001);
-    enc_real(e, s->ball.vy, 0.0001);
-    strbuf_printf(e, ")");
+    memset(d, 0, sizeof *d);
+    d->time = s->time;
+    d->stime = s->stoppage;
+    d->pmode = s->play_mode;
+    for (int k = 0; k < 2; k++) {
+        memcpy(d->team[k], s->team[k], strnlen(s->team[k], SHM_TEAM_NAME_LEN));
+        d->score[k] = s->score[k];
+        d->pen_score[k] = s->pen_score[k];
+        d->pen_miss[k] = s->pen_miss[k];
+    }
+    d->bx = s->ball.x;
+    d->by = s->ball.y;
+    d->bvx = s->ball.vx;
+    d->bvy = s->ball.vy;
     for (int i = 0; i < SHM_MAX_PLAYERS; i++)
-        enc_player(e, &s->player[i], i, version);
-    strbuf_printf(e, ")");
+        player_from_snap(&s->player[i], i, &d->player[i]);
 }
 
-int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
+void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out)
 {
-    strbuf_t e = { buf, len, 0, 0 };
-    if (len == 0)
-        return -1;
-    strbuf_printf(&e, "(show %d (pm %d) (tm %s %s %d %d", s->time, s->play_mode,
-               s->team[0][0] ? s->team[0] : "null", s->team[1][0] ? s->team[1] : "null",
-               s->score[0], s->score[1]);
-    if (s->pen_score[0] + s->pen_miss[0] + s->pen_score[1] + s->pen_miss[1] > 0)
-        strbuf_printf(&e, " %d %d %d %d", s->pen_score[0], s->pen_miss[0], s->pen_score[1],
-                   s->pen_miss[1]);
-    strbuf_printf(&e, ")");
-    enc_objects(&e, s, version);
-    return e.overflow ? -1 : (int)e.pos;
+    /* shm_ptype_sh_t lists the fields in (player_type ...) order */
+    _Static_assert(sizeof(shm_ptype_sh_t) >= DISP_PTYPE_FIELDS * sizeof(double), "ptype fields");
+    memset(out, 0, sizeof *out);
+    out->id = id;
+    memcpy(out->v, t, DISP_PTYPE_FIELDS * sizeof(double));
+}
+
+/* ---- show frames ------------------------------------------------------------------- */
+/* text or JSON of n chars (or -1): the length with the NUL */
+static int with_nul(int n)
+{
+    return n < 0 ? -1 : n + 1;
+}
+
+int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len)
+{
+    uint8_t body[DISP_SHOWINFO2_SIZE];
+    if (version == 1) {
+        if (len < DISP_V1_SIZE)
+            return -1;
+        disp_bin_showinfo(d, body);
+        return (int)disp_bin_v1(DISP_SHOW_MODE, body, DISP_SHOWINFO_SIZE, (uint8_t *)buf);
+    }
+    if (version == 2) {
+        if (len < DISP_V2_SIZE)
+            return -1;
+        disp_bin_showinfo2(d, body);
+        return (int)disp_bin_v2(DISP_SHOW_MODE, body, DISP_SHOWINFO2_SIZE, (uint8_t *)buf);
+    }
+    if (version < 0)
+        return with_nul(disp_json_show(d, 0, buf, len));
+    return with_nul(disp_text_show(d, version, 0, buf, len));
 }
 
 int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
 {
-    strbuf_t e = { buf, len, 0, 0 };
-    if (len == 0)
-        return -1;
-    strbuf_printf(&e, "(show %d", s->time);
-    enc_objects(&e, s, version);
-    return e.overflow ? -1 : (int)e.pos;
+    static disp_show_t d;
+    mgw_show_from_snap(s, &d);
+    return disp_text_show(&d, version, DISP_TEXT_LOG, buf, len);
 }
 
+int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
+{
+    static disp_show_t d;
+    mgw_show_from_snap(s, &d);
+    return mgw_encode_show_disp(&d, version, buf, len);
+}
+
+/* ---- messages ---------------------------------------------------------------------- */
 int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "(msg %d %d \"%s\")", time, board, text);
-    return n < 0 || (size_t)n >= len ? -1 : n;
+    return disp_text_msg(time, board, text, buf, len);
+}
+
+int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len)
+{
+    uint8_t body[DISP_MSGINFO_SIZE];
+    if (version == 1 || version == 2) {
+        if (len < DISP_V2_SIZE)
+            return -1;
+        disp_bin_msginfo(board, text, body);
+        return version == 1 ? (int)disp_bin_v1(DISP_MSG_MODE, body, sizeof body, (uint8_t *)buf)
+                            : (int)disp_bin_v2(DISP_MSG_MODE, body, sizeof body, (uint8_t *)buf);
+    }
+    if (version < 0)
+        return with_nul(disp_json_msg(time, 0, board, text, buf, len));
+    return with_nul(disp_text_msg(time, board, text, buf, len));
+}
+
+int mgw_encode_tile(int version, int time, int side, int x, int y, const char *lines,
+                    char *buf, size_t len)
+{
+    if (version < 0)
+        return with_nul(disp_json_team_graphic(side, x, y, lines, buf, len));
+    char text[DISP_MSG_TEXT_MAX];
+    if (disp_text_team_graphic(side, x, y, lines, text, sizeof text) < 0)
+        return -1;
+    return mgw_encode_msg_v(version, time, DISP_MSG_BOARD, text, buf, len);
+}
+
+/* ---- init block ---------------------------------------------------------------------- */
+static int init_v2(int k, const conf_t *c, const shm_ptypes_sh_t *pt, char *buf, size_t len)
+{
+    uint8_t body[DISP_SERVER_PARAMS_SIZE];
+    if (len < DISP_V2_SIZE)
+        return -1;
+    if (k == 0) {
+        disp_bin_server_params(c, body);
+        return (int)disp_bin_v2(DISP_PARAM_MODE, body, DISP_SERVER_PARAMS_SIZE, (uint8_t *)buf);
+    }
+    if (k == 1) {
+        disp_bin_player_params(c, body);
+        return (int)disp_bin_v2(DISP_PPARAM_MODE, body, DISP_PLAYER_PARAMS_SIZE, (uint8_t *)buf);
+    }
+    disp_ptype_t t;
+    mgw_ptype_from_shm(&pt->type[k - 2], k - 2, &t);
+    disp_bin_player_type(&t, body);
+    return (int)disp_bin_v2(DISP_PT_MODE, body, DISP_PLAYER_TYPE_SIZE, (uint8_t *)buf);
+}
+
+int mgw_encode_init(int version, int k, const conf_t *c, const shm_ptypes_sh_t *pt,
+                    char *buf, size_t len)
+{
+    uint32_t types = pt->count < SHM_MAX_PTYPES ? pt->count : SHM_MAX_PTYPES;
+    if (version == 1 || k < 0 || (k >= 2 && (uint32_t)(k - 2) >= types))
+        return 0;
+    if (version == 2)
+        return init_v2(k, c, pt, buf, len);
+    if (version < 0) {
+        if (k == 0)
+            return with_nul(disp_json_server_param(c, buf, len));
+        if (k == 1)
+            return with_nul(disp_json_player_param(c, buf, len));
+        disp_ptype_t t;
+        mgw_ptype_from_shm(&pt->type[k - 2], k - 2, &t);
+        return with_nul(disp_json_player_type(&t, buf, len));
+    }
+    if (k == 0)
+        return with_nul(param_msg_server(c, PARAM_MSG_ALL, buf, len));
+    if (k == 1)
+        return with_nul(param_msg_player(c, PARAM_MSG_ALL, buf, len));
+    return with_nul(param_msg_type(&pt->type[k - 2], k - 2, PARAM_MSG_ALL, buf, len));
 }

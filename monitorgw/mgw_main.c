@@ -1,20 +1,20 @@
 /* mgw_main.c -- rcss-monitorgw --shm NAME: the monitor gateway. Attaches to the sim's
  * region, takes back the monitors a previous instance served, then runs a libevent
- * loop: every MGW_POLL_MS the netgw hand-over rings (monitor inits that reached the
- * player port) and the heartbeat; on every cycle-semaphore post (turned into an eventfd
- * by a thread) the new snapshot as one frame per version to every monitor, plus the
- * messages of the event ring. Leaves on SIGTERM/SIGINT, shutdown, or when the sim is gone. */
+ * loop: on every cycle-semaphore post (turned into an eventfd by a thread; the sim posts
+ * it per snapshot, a netgw after handing over a monitor init) the netgw hand-over rings
+ * and every new snapshot as one frame per version to every monitor and browser viewer,
+ * plus the messages of the event ring; every MGW_POLL_MS the rings again and the
+ * heartbeat. Leaves on SIGTERM/SIGINT, shutdown, or when the sim is gone. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
 #include "mgw.h"
-
-#define MGW_MAX_BEHIND 2
 
 static int parse_args(int argc, char **argv, const char **name)
 {
@@ -31,15 +31,18 @@ static int parse_args(int argc, char **argv, const char **name)
 /* ---- per cycle ------------------------------------------------------------------------ */
 static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
 {
-    char text[SHM_EVENT_TEXT_LEN + 64];
+    char text[SHM_TEXT_MAX + 64];
     int len = ev->len < 0 ? 0 : ev->len > SHM_EVENT_TEXT_LEN ? SHM_EVENT_TEXT_LEN : ev->len;
+    if (!shm_text_feed(&g->ev_text, ev->kind == SHM_EV_CONT, ev->text, (size_t)len))
+        return;
+    const char *t = g->ev_text.buf;
     int comms = conf_bool(&g->conf, SP_send_comms);
     char side = ev->side == SHM_SIDE_RIGHT ? 'r' : 'l';
     switch (ev->kind) {
     case SHM_EV_MSG:
-        if (ev->arg == 2) /* LOG_BOARD: game log only */
+        if (ev->arg == DISP_LOG_BOARD) /* game log only */
             return;
-        snprintf(text, sizeof text, "%.*s", len, ev->text);
+        snprintf(text, sizeof text, "%s", t);
         break;
     case SHM_EV_CHANGE_TYPE:
         if (ev->arg < 0)
@@ -47,21 +50,24 @@ static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
         else
             snprintf(text, sizeof text, "(change_player_type %c %d %d)", side, ev->unum, ev->arg);
         break;
+    case SHM_EV_TEAM_GRAPHIC:
+        mgw_fanout_tile(g, ev->side, t);
+        return;
     case SHM_EV_REFEREE:
         if (!comms)
             return;
-        snprintf(text, sizeof text, "(referee %.*s)", len, ev->text);
+        snprintf(text, sizeof text, "(referee %s)", t);
         break;
     case SHM_EV_SAY:
         if (!comms)
             return;
-        snprintf(text, sizeof text, "((player %s %d) %.*s)",
-                 g->snap.team[ev->side == SHM_SIDE_RIGHT ? 1 : 0], ev->unum, len, ev->text);
+        snprintf(text, sizeof text, "((player %s %d) %s)",
+                 g->snap.team[ev->side == SHM_SIDE_RIGHT ? 1 : 0], ev->unum, t);
         break;
     default:
         return;
     }
-    mgw_peer_broadcast_msg(g, ev->time, 1, text);
+    mgw_fanout_msg(g, ev->time, DISP_MSG_BOARD, text);
 }
 
 static void forward_events(mgw_t *g)
@@ -87,7 +93,7 @@ static void cycle_cb(void *ctx)
     mgw_t *g = ctx;
     g->have_snap = 1;
     forward_events(g);
-    mgw_peer_broadcast_show(g);
+    mgw_fanout_show(g);
 }
 
 static void on_cycle(mgw_t *g)
@@ -99,6 +105,15 @@ static void on_cycle(mgw_t *g)
 }
 
 /* ---- events ------------------------------------------------------------------------ */
+static void drain_requests(mgw_t *g)
+{
+    shm_monreq_sh_t m;
+    for (uint32_t k = 0; k < g->r->hdr.n_gateways && k < SHM_MAX_GATEWAYS; k++) {
+        while (shm_monreq_pop(&g->r->netgw[k].monreq, &m) == 0)
+            mgw_peer_request(g, &m);
+    }
+}
+
 static void on_wake(evutil_socket_t fd, short what, void *arg)
 {
     mgw_t *g = arg;
@@ -109,20 +124,17 @@ static void on_wake(evutil_socket_t fd, short what, void *arg)
         event_base_loopbreak(g->base);
         return;
     }
+    drain_requests(g);
     on_cycle(g);
 }
 
 static void on_poll(evutil_socket_t fd, short what, void *arg)
 {
     mgw_t *g = arg;
-    shm_monreq_sh_t m;
     (void)fd;
     (void)what;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
-    for (uint32_t k = 0; k < g->r->hdr.n_gateways && k < SHM_MAX_GATEWAYS; k++) {
-        while (shm_monreq_pop(&g->r->netgw[k].monreq, &m) == 0)
-            mgw_peer_request(g, &m);
-    }
+    drain_requests(g);
     mgw_peer_reap(g);
     if (!shm_gateway_sim_alive(g->r)) {
         log_info("the sim is gone; leaving");
@@ -157,12 +169,20 @@ static int start_events(mgw_t *g)
     return 0;
 }
 
+/* a monitor is one socket: take every descriptor the hard limit allows */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 static int mgw_start(mgw_t *g, const char *name)
 {
     char err[SHM_ERR_LEN];
     g->waker.fd = -1;
-    for (int i = 0; i < SHM_MAX_MONITORS; i++)
-        g->peer[i].fd = -1;
     if (shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, err, sizeof err) < 0) {
         fprintf(stderr, "rcss-monitorgw: %s\n", err);
         return -1;
@@ -172,17 +192,22 @@ static int mgw_start(mgw_t *g, const char *name)
     shm_gateway_conf(g->r, &g->conf);
     if (conf_bool(&g->conf, SP_verbose))
         log_level = LOG_DEBUG;
+    if (mgw_ops_parse(conf_str(&g->conf, SP_monitor_operators), &g->ops, err, sizeof err) < 0) {
+        fprintf(stderr, "rcss-monitorgw: %s\n", err);
+        return -1;
+    }
+    raise_fd_limit();
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
     g->base = event_base_new();
-    if (!g->base)
+    if (!g->base || mgw_init_buffers(g) < 0)
         return -1;
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm_event_head(g->r);
     if (shm_snap_read_latest(g->r, &g->snap) > 0)
         g->have_snap = 1;
     mgw_peer_takeover(g);
-    if (start_events(g) < 0) {
+    if (start_events(g) < 0 || mgw_http_start(g) < 0) {
         log_err("cannot set up the event loop");
         return -1;
     }
@@ -193,8 +218,8 @@ static int mgw_start(mgw_t *g, const char *name)
 static void mgw_stop(mgw_t *g)
 {
     shm_waker_stop(&g->waker);
-    for (int i = 0; i < SHM_MAX_MONITORS; i++)
-        mgw_peer_close(g, &g->peer[i], 0);
+    mgw_http_stop(g);
+    mgw_peer_close_all(g, 0);
     struct event *evs[] = { g->wake_ev, g->poll_ev, g->sig_ev[0], g->sig_ev[1] };
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
         if (evs[i])
@@ -202,6 +227,7 @@ static void mgw_stop(mgw_t *g)
     }
     if (g->base)
         event_base_free(g->base);
+    mgw_free_buffers(g);
     if (g->self)
         atomic_store(&g->self->state, PROC_ST_EXITED);
     if (g->shm.r)
@@ -210,7 +236,7 @@ static void mgw_stop(mgw_t *g)
 
 int main(int argc, char **argv)
 {
-    static mgw_t g; /* large: frames per version */
+    static mgw_t g; /* large: tiles, the event text */
     const char *name;
     signal(SIGPIPE, SIG_IGN);
     if (parse_args(argc, argv, &name) < 0) {

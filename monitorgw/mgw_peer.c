@@ -1,25 +1,20 @@
 /* mgw_peer.c -- the monitors: registration from a netgw hand-over record (own socket
- * connected to the monitor, entry in the region's monitor table, init block), commands
- * read from that socket, frames and messages fanned out to every monitor (each frame
- * encoded once per version), takeover of a previous monitorgw's monitors. */
+ * connected to the monitor, an entry in the region's monitor table while it has room,
+ * the init block), commands read from that socket, takeover of a previous monitorgw's
+ * monitors. The table in process memory grows without limit (server::max_monitors -1);
+ * the region's table (SHM_MAX_MONITORS entries) is what survives a monitorgw restart. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
 #include "mgw.h"
 #include "net.h"
-#include "param_msg.h"
 
 #define PEER_READS_PER_EVENT 16
-
-static void peer_msg(mgw_t *g, mgw_peer_t *p, const char *text)
-{
-    int t = g->have_snap ? g->snap.time : 0;
-    if (mgw_encode_msg(t, 1, text, g->out, sizeof g->out) > 0)
-        mgw_peer_send(g, p, g->out, strlen(g->out) + 1);
-}
+#define PEER_RECV_MAX        8192
 
 /* an error to an address we keep no socket for: a temporary one */
 static void peer_reply_once(mgw_t *g, const struct sockaddr_storage *to, const char *text)
@@ -34,65 +29,210 @@ static void peer_reply_once(mgw_t *g, const struct sockaddr_storage *to, const c
     close(fd);
 }
 
-static void peer_send_init(mgw_t *g, mgw_peer_t *p)
+/* ---- the table ---------------------------------------------------------------------- */
+static void peer_count(mgw_t *g, mgw_peer_t *p, int delta)
 {
-    if (param_msg_server(&g->conf, PARAM_MSG_ALL, g->out, sizeof g->out) > 0)
-        mgw_peer_send(g, p, g->out, strlen(g->out) + 1);
-    if (p->used && param_msg_player(&g->conf, PARAM_MSG_ALL, g->out, sizeof g->out) > 0)
-        mgw_peer_send(g, p, g->out, strlen(g->out) + 1);
-    for (uint32_t t = 0; p->used && t < g->r->ptypes.count && t < SHM_MAX_PTYPES; t++) {
-        if (param_msg_type(&g->r->ptypes.type[t], (int)t, PARAM_MSG_ALL, g->out, sizeof g->out) > 0)
-            mgw_peer_send(g, p, g->out, strlen(g->out) + 1);
-    }
+    g->ver_count[mgw_vidx(p->version)] += delta;
+    atomic_store(&g->r->montab.count, (uint32_t)g->npeers);
 }
 
-/* (re)start a registered monitor on a version: table entry and init block */
+/* a free entry of the region's table, -1 if none (the monitor is served without) */
+static int peer_take_slot(mgw_t *g)
+{
+    uint32_t hwm = atomic_load(&g->r->montab.hwm);
+    for (uint32_t i = 0; i < hwm && i < SHM_MAX_MONITORS; i++) {
+        if (atomic_load(&g->r->monitor[i].state) == CLIENT_ST_FREE)
+            return (int)i;
+    }
+    if (hwm >= SHM_MAX_MONITORS)
+        return -1;
+    atomic_store(&g->r->montab.hwm, hwm + 1);
+    return (int)hwm;
+}
+
+static mgw_peer_t *peer_new(mgw_t *g)
+{
+    if (g->npeers == g->cap) {
+        int cap = g->cap ? g->cap * 2 : 64;
+        mgw_peer_t **np = realloc(g->peers, (size_t)cap * sizeof *np);
+        if (!np)
+            return NULL;
+        g->peers = np;
+        g->cap = cap;
+    }
+    mgw_peer_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->g = g;
+    p->fd = -1;
+    p->slot = -1;
+    p->zlevel = -1;
+    p->idx = g->npeers;
+    g->peers[g->npeers++] = p;
+    return p;
+}
+
+/* the monitor's table entry, if it has one, mirrors what a successor needs */
+static void peer_store(mgw_t *g, mgw_peer_t *p)
+{
+    if (p->slot < 0)
+        return;
+    shm_monitor_sh_t *e = &g->r->monitor[p->slot];
+    memcpy(e->addr, p->addr, sizeof e->addr);
+    e->family = p->family;
+    e->port = p->port;
+    e->version = p->version;
+    e->zlevel = p->zlevel;
+    e->local_port = (uint16_t)net_udp_local_port(p->fd);
+}
+
+mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port)
+{
+    for (int i = 0; i < g->npeers; i++) {
+        mgw_peer_t *p = g->peers[i];
+        if (p->port == port && p->family == family && memcmp(p->addr, addr, 16) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release)
+{
+    if (p->ev)
+        event_free(p->ev);
+    if (p->fd >= 0)
+        close(p->fd);
+    if (p->slot >= 0 && release)
+        atomic_store(&g->r->monitor[p->slot].state, CLIENT_ST_FREE);
+    int i = p->idx;
+    g->peers[i] = g->peers[--g->npeers];
+    g->peers[i]->idx = i;
+    peer_count(g, p, -1);
+    free(p);
+}
+
+void mgw_peer_close_all(mgw_t *g, int release)
+{
+    while (g->npeers > 0)
+        mgw_peer_close(g, g->peers[g->npeers - 1], release);
+    free(g->peers);
+    g->peers = NULL;
+    g->cap = 0;
+}
+
+/* ---- sending -------------------------------------------------------------------------- */
+int mgw_peer_send(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
+{
+    static uint8_t z[MGW_FRAME_MAX + 64];
+    if (p->zlevel >= 0) {
+        int n = mgw_zlib_pack(p->zlevel, data, len, z, sizeof z);
+        if (n < 0)
+            return 1;
+        data = z;
+        len = (size_t)n;
+    }
+    return mgw_peer_send_raw(g, p, data, len);
+}
+
+int mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
+{
+    if (p->dead)
+        return -1;
+    int rc = net_udp_send(p->fd, data, len);
+    if (rc == 0) {
+        p->sent++;
+        return 0;
+    }
+    if (rc > 0) {
+        p->skipped++;
+        if (p->slot >= 0)
+            g->r->monitor[p->slot].skipped++;
+        return 1;
+    }
+    if (errno == ECONNREFUSED)
+        p->dead = 1;
+    return -1;
+}
+
+/* ---- commands ------------------------------------------------------------------------- */
 static void peer_set_version(mgw_t *g, mgw_peer_t *p, int version)
 {
+    peer_count(g, p, -1);
     p->version = version;
-    g->r->monitor[p->slot].version = version;
-    peer_send_init(g, p);
+    peer_count(g, p, 1);
+    memset(p->tiles, 0, sizeof p->tiles); /* a restarted viewer wants the tiles again */
+    peer_store(g, p);
+    mgw_fanout_init(g, p);
 }
 
-static void peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
+static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *buf, size_t n)
 {
-    mgw_cmd_t c;
-    if (buf[n - 1] != '\0')
-        peer_msg(g, p, "(warning message_not_null_terminated)");
-    buf[n] = '\0';
-    mgw_parse_cmd(buf, strnlen(buf, n), &c);
-    switch (c.kind) {
-    case MGW_CMD_CTRL:
-        c.ctrl.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
-        if (shm_ctrl_push(&g->self->ctrl, &c.ctrl) < 0)
+    int v;
+    switch (c->kind) {
+    case MGW_CMD_CTRL: {
+        if (!p->op) {
+            mgw_fanout_reply(g, p, MGW_E_OPERATOR);
+            break;
+        }
+        shm_cmd_sh_t rec = c->ctrl;
+        rec.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
+        if (shm_ctrl_push(&g->self->ctrl, &rec) < 0)
             log_warn("control ring full: monitor command dropped");
         break;
+    }
     case MGW_CMD_BYE:
-        log_info("a monitor disconnected (port %u)", g->r->monitor[p->slot].port);
+        log_info("a monitor disconnected (port %u)", p->port);
         mgw_peer_close(g, p, 1);
         break;
-    case MGW_CMD_DISPINIT: {
-        int v;
-        if (dispinit_parse(buf, strnlen(buf, n), &v) == 0 && dispinit_version_served(v))
+    case MGW_CMD_COMPRESSION:
+        mgw_fanout_reply(g, p, c->reply); /* the ok still in the old form */
+        p->zlevel = c->level;
+        peer_store(g, p);
+        break;
+    case MGW_CMD_DISPINIT:
+        if (dispinit_parse(buf, n, &v) == 0 && dispinit_version_served(v))
             peer_set_version(g, p, v);
         else
-            peer_msg(g, p, "(error illegal_client_version)");
+            mgw_fanout_reply(g, p, "(error illegal_client_version)");
         break;
-    }
     default:
-        peer_msg(g, p, c.reply);
+        mgw_fanout_reply(g, p, c->reply);
         break;
     }
+}
+
+void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
+{
+    static char plain[PEER_RECV_MAX + 1];
+    mgw_cmd_t c;
+    if (n == 0)
+        return;
+    if (p->zlevel >= 0) { /* only zlib input now; anything else is dropped */
+        int k = mgw_zlib_unpack(buf, n, plain, sizeof plain);
+        if (k <= 0)
+            return;
+        buf = plain;
+        n = (size_t)k;
+    } else if (buf[n - 1] != '\0' && p->version != 1) {
+        mgw_fanout_reply(g, p, "(warning message_not_null_terminated)");
+    }
+    buf[n] = '\0'; /* the caller leaves room for it */
+    size_t len = strnlen(buf, n);
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+        len--;
+    buf[len] = '\0';
+    mgw_parse_cmd(buf, len, &c);
+    peer_apply(g, p, &c, buf, len);
 }
 
 static void peer_on_read(evutil_socket_t fd, short what, void *arg)
 {
     mgw_peer_t *p = arg;
     mgw_t *g = p->g;
-    static char buf[4097];
+    static char buf[PEER_RECV_MAX + 1];
     (void)what;
-    for (int i = 0; i < PEER_READS_PER_EVENT && p->used; i++) {
-        ssize_t n = recv(fd, buf, sizeof buf - 1, MSG_DONTWAIT);
+    for (int i = 0; i < PEER_READS_PER_EVENT; i++) {
+        ssize_t n = recv(fd, buf, PEER_RECV_MAX, MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (n < 0) { /* ECONNREFUSED: the monitor is gone; what it sent is still queued */
@@ -100,178 +240,142 @@ static void peer_on_read(evutil_socket_t fd, short what, void *arg)
                 p->dead = 1;
                 continue;
             }
-            mgw_peer_close(g, p, 1);
+            p->dead = 1;
             return;
         }
-        if (n > 0)
-            peer_command(g, p, buf, (size_t)n);
+        int npeers = g->npeers;
+        mgw_peer_command(g, p, buf, (size_t)n);
+        if (g->npeers < npeers)
+            return; /* closed (dispbye): p is freed */
     }
 }
 
-/* open the socket and the read event of peer i for table entry i */
-static int peer_open(mgw_t *g, int i, int local_port)
+/* ---- registration --------------------------------------------------------------------- */
+/* socket and read event of p (its address set); local_port 0 = ephemeral */
+static int peer_open(mgw_t *g, mgw_peer_t *p, int local_port)
 {
-    shm_monitor_sh_t *m = &g->r->monitor[i];
-    mgw_peer_t *p = &g->peer[i];
     struct sockaddr_storage to;
     char err[256];
-    net_addr_unpack(m->addr, m->family, m->port, &to);
+    net_addr_unpack(p->addr, p->family, p->port, &to);
     int fd = net_udp_connected(conf_str(&g->conf, SP_bind_address), local_port, &to, err,
                                sizeof err);
     if (fd < 0) {
-        log_warn("monitor %d: %s", i, err);
+        log_warn("monitor at port %u: %s", p->port, err);
         return -1;
     }
-    p->g = g;
-    p->slot = i;
     p->fd = fd;
-    p->version = m->version;
     p->ev = event_new(g->base, fd, EV_READ | EV_PERSIST, peer_on_read, p);
-    if (!p->ev || event_add(p->ev, NULL) < 0) {
-        if (p->ev)
-            event_free(p->ev);
-        p->ev = NULL;
-        close(fd);
+    if (!p->ev || event_add(p->ev, NULL) < 0)
         return -1;
-    }
-    p->used = 1;
-    p->dead = 0;
-    g->npeers++;
-    m->local_port = (uint16_t)net_udp_local_port(fd);
+    p->op = mgw_ops_allowed(&g->ops, p->addr, p->family);
     return 0;
 }
 
-static mgw_peer_t *peer_find(mgw_t *g, const shm_monreq_sh_t *m)
+static mgw_peer_t *peer_add(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port,
+                            int version, int slot, int local_port)
 {
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
-        const shm_monitor_sh_t *e = &g->r->monitor[i];
-        if (g->peer[i].used && e->family == m->family && e->port == m->port
-            && memcmp(e->addr, m->addr, sizeof e->addr) == 0)
-            return &g->peer[i];
+    mgw_peer_t *p = peer_new(g);
+    if (!p)
+        return NULL;
+    memcpy(p->addr, addr, 16);
+    p->family = family;
+    p->port = port;
+    p->version = version;
+    p->slot = slot;
+    peer_count(g, p, 1);
+    if (peer_open(g, p, local_port) < 0) {
+        mgw_peer_close(g, p, 1);
+        return NULL;
     }
-    return NULL;
+    return p;
+}
+
+static void peer_register(mgw_t *g, const shm_monreq_sh_t *m, int version,
+                          const struct sockaddr_storage *from)
+{
+    int max = conf_int(&g->conf, SP_max_monitors);
+    if (max >= 0 && g->npeers >= max) {
+        peer_reply_once(g, from, "(error no_more_monitor)");
+        return;
+    }
+    int slot = peer_take_slot(g);
+    mgw_peer_t *p = peer_add(g, m->addr, m->family, m->port, version, slot, 0);
+    if (!p) {
+        peer_reply_once(g, from, "(error connection_failed)");
+        return;
+    }
+    if (slot >= 0) {
+        g->r->monitor[slot].skipped = 0;
+        peer_store(g, p);
+        atomic_store(&g->r->monitor[slot].state, CLIENT_ST_ACTIVE);
+    }
+    log_debug("a new (v%d) monitor connected (port %u, served from %d)", version, m->port,
+              net_udp_local_port(p->fd));
+    mgw_fanout_init(g, p);
 }
 
 void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m)
 {
     struct sockaddr_storage from;
     int version;
-    net_addr_unpack(m->addr, m->family, m->port, &from);
+    char text[sizeof m->text + 1];
     size_t len = strnlen(m->text, sizeof m->text);
-    if (dispinit_parse(m->text, len, &version) < 0) {
+    memcpy(text, m->text, len);
+    text[len] = '\0';
+    net_addr_unpack(m->addr, m->family, m->port, &from);
+    mgw_peer_t *p = mgw_peer_find(g, m->addr, m->family, m->port);
+    if (strncmp(text, "(dispinit", 9) != 0) { /* a protocol-1 monitor's command */
+        if (p)
+            mgw_peer_command(g, p, text, len);
+        return;
+    }
+    if (dispinit_parse(text, len, &version) < 0) {
         peer_reply_once(g, &from, "(error illegal_command_form)");
         return;
     }
-    /* 1, 2 (binary) and -1 (JSON) exist in the reference but are not served yet */
     if (!dispinit_version_served(version)) {
         peer_reply_once(g, &from, "(error illegal_client_version)");
         return;
     }
-    mgw_peer_t *p = peer_find(g, m);
-    if (p) { /* the same monitor again (restarted viewer): new version, init block again */
+    if (p) /* the same monitor again (restarted viewer): new version, init block again */
         peer_set_version(g, p, version);
-        return;
-    }
-    int max = conf_int(&g->conf, SP_max_monitors);
-    int slot = -1;
-    for (int i = 0; i < SHM_MAX_MONITORS && slot < 0; i++) {
-        if (!g->peer[i].used && atomic_load(&g->r->monitor[i].state) == CLIENT_ST_FREE)
-            slot = i;
-    }
-    if ((max >= 0 && g->npeers >= max) || slot < 0) {
-        peer_reply_once(g, &from, "(error no_more_monitor)");
-        return;
-    }
-    shm_monitor_sh_t *e = &g->r->monitor[slot];
-    memcpy(e->addr, m->addr, sizeof e->addr);
-    e->family = m->family;
-    e->port = m->port;
-    e->version = version;
-    e->skipped = 0;
-    if (peer_open(g, slot, 0) < 0) {
-        peer_reply_once(g, &from, "(error connection_failed)");
-        return;
-    }
-    atomic_store(&e->state, CLIENT_ST_ACTIVE);
-    log_info("a new (v%d) monitor connected (port %u, served from %u)", version, e->port,
-             e->local_port);
-    peer_send_init(g, &g->peer[slot]);
+    else
+        peer_register(g, m, version, &from);
 }
 
 void mgw_peer_takeover(mgw_t *g)
 {
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
+    uint32_t hwm = atomic_load(&g->r->montab.hwm);
+    for (uint32_t i = 0; i < hwm && i < SHM_MAX_MONITORS; i++) {
         shm_monitor_sh_t *m = &g->r->monitor[i];
         if (atomic_load(&m->state) != CLIENT_ST_ACTIVE)
             continue;
-        if (!dispinit_version_served(m->version)
-            || peer_open(g, i, m->local_port) < 0) {
+        mgw_peer_t *p = NULL;
+        if (dispinit_version_served(m->version))
+            p = peer_add(g, m->addr, m->family, m->port, m->version, (int)i, m->local_port);
+        if (!p) {
             atomic_store(&m->state, CLIENT_ST_FREE);
             continue;
         }
-        log_info("took monitor %d back on port %u", i, m->local_port);
+        p->zlevel = m->zlevel >= 0 && m->zlevel <= 9 ? m->zlevel : -1;
+        log_info("took monitor %u back on port %u", i, m->local_port);
     }
-}
-
-void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release)
-{
-    if (!p->used)
-        return;
-    if (p->ev)
-        event_free(p->ev);
-    close(p->fd);
-    if (release)
-        atomic_store(&g->r->monitor[p->slot].state, CLIENT_ST_FREE);
-    p->used = 0;
-    p->ev = NULL;
-    p->fd = -1;
-    g->npeers--;
-}
-
-void mgw_peer_send(mgw_t *g, mgw_peer_t *p, const char *text, size_t len)
-{
-    if (!p->used || p->dead)
-        return;
-    int rc = net_udp_send(p->fd, text, len);
-    if (rc > 0)
-        g->r->monitor[p->slot].skipped++;
-    else if (rc < 0 && errno == ECONNREFUSED)
-        p->dead = 1;
+    atomic_store(&g->r->montab.count, (uint32_t)g->npeers);
 }
 
 void mgw_peer_reap(mgw_t *g)
 {
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
-        mgw_peer_t *p = &g->peer[i];
-        if (!p->used || !p->dead)
+    for (int i = g->npeers - 1; i >= 0; i--) {
+        if (i >= g->npeers)
             continue;
+        mgw_peer_t *p = g->peers[i];
+        if (!p->dead)
+            continue;
+        int n = g->npeers;
         peer_on_read(p->fd, 0, p); /* may close it already (dispbye) */
-        if (p->used) {
-            log_info("a monitor went away (port %u)", g->r->monitor[p->slot].port);
+        if (g->npeers == n) {
+            log_info("a monitor went away (port %u)", p->port);
             mgw_peer_close(g, p, 1);
         }
     }
-}
-
-void mgw_peer_broadcast_show(mgw_t *g)
-{
-    int len[MGW_MAX_VERSION + 1] = { 0 };
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
-        mgw_peer_t *p = &g->peer[i];
-        if (!p->used)
-            continue;
-        int v = p->version;
-        if (len[v] == 0)
-            len[v] = mgw_encode_show(&g->snap, v, g->frame[v], sizeof g->frame[v]);
-        if (len[v] > 0)
-            mgw_peer_send(g, p, g->frame[v], (size_t)len[v] + 1);
-    }
-}
-
-void mgw_peer_broadcast_msg(mgw_t *g, int time, int board, const char *text)
-{
-    if (g->npeers == 0 || mgw_encode_msg(time, board, text, g->out, sizeof g->out) < 0)
-        return;
-    for (int i = 0; i < SHM_MAX_MONITORS; i++)
-        mgw_peer_send(g, &g->peer[i], g->out, strlen(g->out) + 1);
 }

@@ -7,6 +7,7 @@
 #include "dispinit.h"
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
@@ -252,25 +253,45 @@ static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
 }
 
 /* ---- other datagrams -------------------------------------------------------------- */
-/* the registered monitor at this address, -1 if none; *count = monitors registered */
+/* the registered monitor at this address, -1 if none; *count = monitors served. Only
+ * the part of the table monitorgw has used is scanned (montab.hwm). */
 static int port_monitor_at(const ngw_t *g, const struct sockaddr_storage *from, int *count)
 {
     uint8_t addr[16];
     int32_t family;
     uint16_t port;
-    int found = -1, n = 0;
     net_addr_pack(from, addr, &family, &port);
-    for (int i = 0; i < SHM_MAX_MONITORS; i++) {
-        const shm_monitor_sh_t *m = &g->r->monitor[i];
-        if (atomic_load(&m->state) != CLIENT_ST_ACTIVE)
-            continue;
-        n++;
-        if (m->family == family && m->port == port && memcmp(m->addr, addr, 16) == 0)
-            found = i;
-    }
+    uint32_t hwm = atomic_load(&g->r->montab.hwm);
+    if (hwm > SHM_MAX_MONITORS)
+        hwm = SHM_MAX_MONITORS;
     if (count)
-        *count = n;
-    return found;
+        *count = (int)atomic_load(&g->r->montab.count);
+    for (uint32_t i = 0; i < hwm; i++) {
+        const shm_monitor_sh_t *m = &g->r->monitor[i];
+        if (atomic_load(&m->state) == CLIENT_ST_ACTIVE && m->family == family
+            && m->port == port && memcmp(m->addr, addr, 16) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Push a hand-over record and wake monitorgw (its cycle semaphore: a post without a
+ * new snapshot only makes it drain the rings). A full ring means monitorgw is behind a
+ * burst: wait for it, up to PORT_MONREQ_WAIT_MS, rather than refuse the monitor (the
+ * player port's kernel buffer holds what arrives meanwhile). -1 only if it never drains. */
+#define PORT_MONREQ_WAIT_MS 200
+static int port_monreq_push(ngw_t *g, const shm_monreq_sh_t *m)
+{
+    shm_proc_sh_t *mgw = &g->r->monitorgw;
+    for (int waited = 0; shm_monreq_push(&g->self->monreq, m) < 0; waited++) {
+        if (waited >= PORT_MONREQ_WAIT_MS * 10 || atomic_load(&mgw->pid) <= 0)
+            return -1;
+        shm_sem_post(&mgw->cycle_sem);
+        struct timespec ts = { 0, 100000 }; /* 0.1 ms */
+        nanosleep(&ts, NULL);
+    }
+    shm_sem_post(&mgw->cycle_sem);
+    return 0;
 }
 
 /* A monitor init: refused here, from the player port, as the reference does; otherwise
@@ -283,7 +304,6 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         ngw_udp_sendto(p->fd, from, "(error illegal_command_form)");
         return;
     }
-    /* known but not served yet (1, 2 binary; -1 JSON) gets the same answer */
     if (!dispinit_version_served(version)) {
         ngw_udp_sendto(p->fd, from, "(error illegal_client_version)");
         return;
@@ -303,8 +323,23 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     m.port = tmp.port;
     size_t n = len < sizeof m.text - 1 ? len : sizeof m.text - 1;
     memcpy(m.text, text, n);
-    if (shm_monreq_push(&g->self->monreq, &m) < 0)
+    if (port_monreq_push(g, &m) < 0)
         ngw_udp_sendto(p->fd, from, E_FAILED);
+}
+
+/* A protocol-1 monitor may keep sending its commands to the player port (spec 1.1):
+ * they travel to monitorgw like a dispinit. 0 if handed over. */
+static int port_v1_monitor_cmd(ngw_t *g, const char *text, size_t len,
+                               const struct sockaddr_storage *from)
+{
+    int i = port_monitor_at(g, from, NULL);
+    if (i < 0 || g->r->monitor[i].version != 1 || len >= sizeof ((shm_monreq_sh_t *)0)->text)
+        return -1;
+    shm_monreq_sh_t m;
+    memset(&m, 0, sizeof m);
+    net_addr_pack(from, m.addr, &m.family, &m.port);
+    memcpy(m.text, text, len);
+    return port_monreq_push(g, &m);
 }
 
 /* the connected player at this address (any gateway's), -1 if none */
@@ -374,7 +409,9 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
         port_dispinit(g, p, t, n, from);
         return;
     }
-    if (port_monitor_at(g, from, NULL) >= 0) { /* served monitors are all v2+ */
+    if (port_v1_monitor_cmd(g, t, n, from) == 0)
+        return;
+    if (port_monitor_at(g, from, NULL) >= 0) { /* v2+ monitors must use their own port */
         ngw_udp_sendto(p->fd, from, E_INIT_PORT);
         return;
     }

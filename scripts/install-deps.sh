@@ -3,7 +3,7 @@
 # missing. Called by `make test`, `make run` and `make bench`; safe to run repeatedly.
 set -eu
 
-PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd"
+PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd chromium"
 
 missing=""
 for p in $PKGS; do

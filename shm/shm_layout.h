@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  3u
+#define SHM_LAYOUT_VERSION  4u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -24,12 +24,13 @@
 #define SHM_COACH_LEFT      23      /* client index of the left online coach */
 #define SHM_COACH_RIGHT     24      /* client index of the right online coach */
 #define SHM_MAX_CLIENTS     25      /* 22 players + trainer + 2 online coaches */
-#define SHM_MAX_MONITORS    256     /* monitors served by monitorgw */
+#define SHM_MAX_MONITORS    8192    /* monitor table entries (takeover after a monitorgw
+                                       restart); monitorgw serves more without an entry */
 #define SHM_SNAP_SLOTS      64      /* snapshot ring: last K published steps */
 #define SHM_EVENT_SLOTS     4096    /* event ring (power of two) */
 #define SHM_CMD_SLOTS       64      /* per-client command ring (power of two) */
 #define SHM_CTRL_SLOTS      256     /* control ring per producer (power of two) */
-#define SHM_MONREQ_SLOTS    64      /* monitor-init hand-over ring per netgw (power of two) */
+#define SHM_MONREQ_SLOTS    512     /* monitor-init hand-over ring per netgw (power of two) */
 #define SHM_MAX_PTYPES      32      /* heterogeneous player types (player::player_types <= 32) */
 #define SHM_MAX_PARAMS      256     /* parameter slots, indexed by param_id_t */
 #define SHM_PARAM_STR_LEN   256     /* string parameter value, NUL-terminated */
@@ -349,7 +350,15 @@ typedef struct shm_monitor_sh {
     uint16_t port;                 /* monitor's port */
     uint16_t local_port;           /* our per-monitor socket port */
     uint64_t skipped;              /* frames dropped because the monitor was slow */
+    int32_t  zlevel;               /* (compression N) level in force, -1 plain */
+    uint32_t _pad0;
 } shm_monitor_sh_t;
+
+/* where the monitor table is in use; written by monitorgw, read by netgw */
+typedef struct shm_montab_sh {
+    _Atomic uint32_t hwm;          /* entries [0, hwm) may be ACTIVE; the rest are FREE */
+    _Atomic uint32_t count;        /* monitors served, with or without a table entry */
+} shm_montab_sh_t;
 
 /* netgw hands a (dispinit ...) that reached the player port over to monitorgw */
 typedef struct shm_monreq_sh {
@@ -382,7 +391,8 @@ typedef struct shm_proc_sh {
     _Atomic int64_t  heartbeat_ns; /* CLOCK_MONOTONIC ns of its last loop turn */
     _Atomic uint64_t last_step;    /* last snapshot step it handled */
     _Atomic uint64_t resets;       /* times it skipped snapshots or events (fell behind) */
-    sem_t            cycle_sem;    /* posted by sim once per published snapshot */
+    sem_t            cycle_sem;    /* posted by sim once per published snapshot; monitorgw's
+                                      also by a netgw after each monreq push (wakes it) */
     shm_ctrl_ring_sh_t   ctrl;     /* trainer / monitor commands to sim */
     shm_monreq_ring_sh_t monreq;   /* netgw: monitor inits for monitorgw */
 } shm_proc_sh_t;
@@ -445,6 +455,7 @@ typedef struct shm_region_sh {
     shm_proc_sh_t        recorder;                     /* rcss-recorder (last_step: newest
                                                           snapshot it read) */
     shm_recorder_sh_t    rec;
+    shm_montab_sh_t      montab;                       /* monitor table use (monitorgw) */
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");

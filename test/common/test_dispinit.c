@@ -19,8 +19,10 @@ Test(dispinit, versions)
     cr_expect_not(dispinit_version_known(6));
     cr_expect(dispinit_version_known(-1) && dispinit_version_known(1) && dispinit_version_known(5));
     cr_expect(dispinit_version_served(3) && dispinit_version_served(5));
-    cr_expect_not(dispinit_version_served(2), "binary protocols are not served yet");
-    cr_expect_not(dispinit_version_served(-1), "nor JSON");
+    cr_expect(dispinit_version_served(1) && dispinit_version_served(2), "binary protocols");
+    cr_expect(dispinit_version_served(-1), "and JSON");
+    cr_expect_not(dispinit_version_served(0) || dispinit_version_served(6)
+                  || dispinit_version_served(-2));
     cr_expect_eq(dispinit_parse("(dispinit version)", 18, &v), -1);
     cr_expect_eq(dispinit_parse("(dispinit version x)", 20, &v), -1);
     cr_expect_eq(dispinit_parse("(init x)", 8, &v), -1);

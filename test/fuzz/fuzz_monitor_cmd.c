@@ -1,7 +1,8 @@
 /* fuzz_monitor_cmd.c -- libFuzzer target: arbitrary datagrams through the monitor parsers
- * (mgw_parse_cmd for a registered monitor's port, dispinit_parse for the hand-over),
- * checking the invariants monitorgw relies on: a known kind, a NUL-terminated reply, and
- * control records with sides and unums in range. */
+ * (mgw_parse_cmd for a registered monitor's port, dispinit_parse for the hand-over, the
+ * zlib unpacker of compressed monitors, the operator list parser), checking the
+ * invariants monitorgw relies on: a known kind, a NUL-terminated reply, control records
+ * with sides and unums in range and positions on the field. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (c.ctrl.kind != SHM_CMD_FOUL && (unum < 1 || unum > SHM_TEAM_SIZE))
             abort();
+        if (!(c.ctrl.d[0] >= -57.5 && c.ctrl.d[0] <= 57.5 && c.ctrl.d[1] >= -39.0
+              && c.ctrl.d[1] <= 39.0))
+            abort();
     }
+    if (c.kind == MGW_CMD_COMPRESSION && (c.level < -1 || c.level > 9))
+        abort();
     (void)dispinit_parse((const char *)data, size, &v);
+    static char plain[4096];
+    int n = mgw_zlib_unpack(data, size, plain, sizeof plain);
+    if (n >= (int)sizeof plain || (n >= 0 && plain[n] != '\0'))
+        abort();
+    char list[256], err[128];
+    size_t k = size < sizeof list - 1 ? size : sizeof list - 1;
+    memcpy(list, data, k);
+    list[k] = '\0';
+    mgw_ops_t ops;
+    if (mgw_ops_parse(list, &ops, err, sizeof err) == 0 && (ops.n < 0 || ops.n > MGW_MAX_OPS))
+        abort();
     return 0;
 }

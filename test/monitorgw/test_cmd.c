@@ -54,6 +54,20 @@ Test(cmd, dispplayer_moves_with_angle_in_degrees)
     cr_expect_eq(c.kind, MGW_CMD_ERROR, "four arguments");
 }
 
+Test(cmd, positions_stay_on_the_field)
+{
+    /* issue 12: a monitor moved a player to 5.8e17 m; now the pitch plus 5 m is the limit */
+    parse("(dispplayer 1 1 9223372036854775807 -99999 1000)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_float_eq(c.ctrl.d[0], 57.5, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[1], -39.0, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[2], -80.0, 1e-12, "1000 degrees = -80");
+    parse("(dispfoul -99999 99999 0)");
+    cr_assert_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_float_eq(c.ctrl.d[0], -57.5, 1e-12);
+    cr_expect_float_eq(c.ctrl.d[1], 39.0, 1e-12);
+}
+
 Test(cmd, discard_and_card)
 {
     parse("(dispdiscard 1 5)");
@@ -74,9 +88,17 @@ Test(cmd, discard_and_card)
 
 Test(cmd, compression_and_garbage)
 {
+    /* spec 4.9: any level up to 9 is taken; 0 still wraps in zlib, negative is plain */
     parse("(compression 5)");
-    cr_expect_eq(c.kind, MGW_CMD_REPLY);
-    cr_expect_str_eq(c.reply, "(warning compression_unsupported)");
+    cr_expect_eq(c.kind, MGW_CMD_COMPRESSION);
+    cr_expect_eq(c.level, 5);
+    cr_expect_str_eq(c.reply, "(ok compression 5)");
+    parse("(compression 0)");
+    cr_expect_eq(c.level, 0);
+    parse("(compression -3)");
+    cr_expect_eq(c.kind, MGW_CMD_COMPRESSION);
+    cr_expect_eq(c.level, -1);
+    cr_expect_str_eq(c.reply, "(ok compression -3)");
     parse("(compression 10)");
     cr_expect_eq(c.kind, MGW_CMD_ERROR);
     const char *bad[] = { "", "(", ")", "(bogus)", "((dispstart))", "\x01\x02", "(dispstart 1)",

@@ -35,7 +35,7 @@ Test(encode, empty_world_v3)
     empty_world();
     int n = mgw_encode_show(&snap, 3, buf, sizeof buf);
     cr_assert_gt(n, 0);
-    cr_expect_eq((size_t)n, strlen(buf));
+    cr_expect_eq((size_t)n, strlen(buf) + 1, "the length counts the NUL the datagram carries");
     /* names null without teams, scores 0, no penalty numbers */
     cr_expect(strncmp(buf, "(show 0 (pm 1) (tm null null 0 0) ((b) 0 0 0 0) ((l 1) 0 0 -3 -37 0 0 0 0 "
                            "(v h 90) (s 8000 1 1) (c 0 0 0 0 0 0 0 0 0 0 0)) ((l 2) ", 119) == 0,

@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 3u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 4u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 216);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -263,7 +263,7 @@ Test(layout, team)
 
 Test(layout, monitor)
 {
-    PIN_SIZE(shm_monitor_sh_t, 40);
+    PIN_SIZE(shm_monitor_sh_t, 48);
     PIN_OFF(shm_monitor_sh_t, state, 0);
     PIN_OFF(shm_monitor_sh_t, version, 4);
     PIN_OFF(shm_monitor_sh_t, addr, 8);
@@ -271,6 +271,8 @@ Test(layout, monitor)
     PIN_OFF(shm_monitor_sh_t, port, 28);
     PIN_OFF(shm_monitor_sh_t, local_port, 30);
     PIN_OFF(shm_monitor_sh_t, skipped, 32);
+    PIN_OFF(shm_monitor_sh_t, zlevel, 40);
+    PIN_OFF(shm_monitor_sh_t, _pad0, 44);
 }
 
 Test(layout, monreq)
@@ -283,9 +285,16 @@ Test(layout, monreq)
     PIN_OFF(shm_monreq_sh_t, text, 24);
 }
 
+Test(layout, montab)
+{
+    PIN_SIZE(shm_montab_sh_t, 8);
+    PIN_OFF(shm_montab_sh_t, hwm, 0);
+    PIN_OFF(shm_montab_sh_t, count, 4);
+}
+
 Test(layout, monreq_ring)
 {
-    PIN_SIZE(shm_monreq_ring_sh_t, 9344);
+    PIN_SIZE(shm_monreq_ring_sh_t, 73856); /* 128 + 512 x 144 */
     PIN_OFF(shm_monreq_ring_sh_t, head, 0);
     PIN_OFF(shm_monreq_ring_sh_t, _pad0, 4);
     PIN_OFF(shm_monreq_ring_sh_t, tail, 64);
@@ -296,7 +305,7 @@ Test(layout, monreq_ring)
 
 Test(layout, proc)
 {
-    PIN_SIZE(shm_proc_sh_t, 79176);
+    PIN_SIZE(shm_proc_sh_t, 143688);
     PIN_OFF(shm_proc_sh_t, pid, 0);
     PIN_OFF(shm_proc_sh_t, state, 4);
     PIN_OFF(shm_proc_sh_t, restarts, 8);
@@ -311,21 +320,22 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 3402304);
+    PIN_SIZE(shm_region_sh_t, 4946504);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 216);
     PIN_OFF(shm_region_sh_t, ptypes, 67808);
     PIN_OFF(shm_region_sh_t, team, 76008);
     PIN_OFF(shm_region_sh_t, netgw, 76056);
-    PIN_OFF(shm_region_sh_t, monitorgw, 1342872);
-    PIN_OFF(shm_region_sh_t, client, 1422048);
-    PIN_OFF(shm_region_sh_t, cmd, 1425648);
-    PIN_OFF(shm_region_sh_t, monitor, 1864048);
-    PIN_OFF(shm_region_sh_t, snap, 1874288);
-    PIN_OFF(shm_region_sh_t, events, 2175856);
-    PIN_OFF(shm_region_sh_t, coach, 3322752);
-    PIN_OFF(shm_region_sh_t, recorder, 3322832);
-    PIN_OFF(shm_region_sh_t, rec, 3402008);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2375064);
+    PIN_OFF(shm_region_sh_t, client, 2518752);
+    PIN_OFF(shm_region_sh_t, cmd, 2522352);
+    PIN_OFF(shm_region_sh_t, monitor, 2960752);
+    PIN_OFF(shm_region_sh_t, snap, 3353968);
+    PIN_OFF(shm_region_sh_t, events, 3655536);
+    PIN_OFF(shm_region_sh_t, coach, 4802432);
+    PIN_OFF(shm_region_sh_t, recorder, 4802512);
+    PIN_OFF(shm_region_sh_t, rec, 4946200);
+    PIN_OFF(shm_region_sh_t, montab, 4946496);
 }
 
 Test(layout, coach)

@@ -188,6 +188,12 @@ static void mon_init(lp_t *lp, lp_mon_t *m)
     }
 }
 
+/* the text protocols only: the binary and JSON init blocks are not replayed yet */
+static int lp_version_served(int version)
+{
+    return version >= 3 && version <= DISPINIT_MAX_VERSION;
+}
+
 static void on_monitor(evutil_socket_t fd, short what, void *arg)
 {
     lp_mon_t *m = arg;
@@ -209,7 +215,7 @@ static void on_monitor(evutil_socket_t fd, short what, void *arg)
         } else if (strncmp(buf, "(dispstart", 10) == 0) {
             command(lp, "play");
         } else if (dispinit_parse(buf, strlen(buf), &version) == 0
-                   && dispinit_version_served(version)) {
+                   && lp_version_served(version)) {
             m->version = version;
             mon_init(lp, m);
         }
@@ -259,7 +265,7 @@ static void on_listen(evutil_socket_t fd, short what, void *arg)
         int version;
         if (dispinit_parse(buf, len, &version) < 0)
             continue; /* not a monitor: nothing to say to it */
-        if (!dispinit_version_served(version)) {
+        if (!lp_version_served(version)) {
             const char *e = "(error illegal_client_version)";
             net_udp_sendto(fd, &from, e, strlen(e) + 1);
             continue;

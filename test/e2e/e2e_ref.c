@@ -94,10 +94,17 @@ static int wait_think(e2e_ref_t *m, e2e_ref_client_t *c)
             continue;
         if (strcmp(rbuf, "(think)") == 0)
             return 0;
-        if (c == &m->t)
+        if (c == &m->t) {
             trainer_datagram(m, rbuf);
-        else
-            player_datagram(c, rbuf);
+            continue;
+        }
+        player_datagram(c, rbuf);
+        char red[32];
+        snprintf(red, sizeof red, "red_card_%c_%d;", c->side, c->unum);
+        if (strstr(c->heard, red)) { /* sent off: the server closes his connection */
+            c->gone = 1;
+            return 0;
+        }
     }
 }
 
@@ -153,8 +160,7 @@ int e2e_ref_connect(e2e_ref_t *m, const char *team, int goalie)
     e2e_send(c->fd, m->s.port, msg);
     if (e2e_recv_prefix(c->fd, "(init ", rbuf, sizeof rbuf, REF_WAIT_MS, &c->port) <= 0)
         return -1;
-    char side;
-    if (sscanf(rbuf, "(init %c %d", &side, &c->unum) != 2)
+    if (sscanf(rbuf, "(init %c %d", &c->side, &c->unum) != 2)
         return -1;
     snprintf(c->team, sizeof c->team, "%s", team);
     return m->np++;

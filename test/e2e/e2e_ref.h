@@ -36,6 +36,7 @@ typedef struct e2e_ref_client {
     char heard[512];             /* referee messages of the last cycle, "msg;" each */
     char body[2048];             /* the last sense_body */
     int  gone;                   /* sent off: not waited for any more */
+    char side;                   /* 'l' or 'r' from the init reply */
 } e2e_ref_client_t;
 
 typedef struct e2e_ref {

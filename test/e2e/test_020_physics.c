@@ -25,7 +25,8 @@
 
 static const char *const args[] = { "server::coach=true", "server::synch_mode=true",
                                     "server::player_rand=0", "server::ball_rand=0",
-                                    "server::kick_rand=0", "server::random_seed=17", NULL };
+                                    "server::kick_rand=0", "server::random_seed=17",
+                                    "server::synch_timeout=20000", NULL };
 static const char *const teams[] = { "TA", "TB", "TA", "TB" };
 
 /* equal to the 6 significant digits of a %g print */

@@ -49,7 +49,8 @@ static void run(const char *seed, uint64_t *digest)
 {
     char seed_arg[64];
     snprintf(seed_arg, sizeof seed_arg, "server::random_seed=%s", seed);
-    const char *args[] = { "server::coach=true", "server::synch_mode=true", seed_arg, NULL };
+    const char *args[] = { "server::coach=true", "server::synch_mode=true", seed_arg,
+                           "server::synch_timeout=20000", NULL };
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_ls_t ls;

@@ -157,7 +157,7 @@ static void check_player(int v, const e2e_pl_t *p)
 Test(versions, one_player_per_version_first_20_cycles, .timeout = 120)
 {
     e2e_server_t s;
-    const char *args[] = { "server::synch_mode=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     connect_all(&s);
     cr_assert_eq(e2e_pl_run(pl, NV, 2, 20000, NULL, NULL), 0, "every player thinks");

@@ -88,7 +88,8 @@ static e2e_server_t srv;
 
 static void start(void)
 {
-    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true",
+                           "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&srv, args), 0);
     static const char *const init[N] = {
         "(init A (version 19))", "(init A (version 19))", "(init A (version 7))",

@@ -56,7 +56,8 @@ Test(stream, compression_both_ways, .timeout = 60)
 Test(stream, fullstate_for_one_side, .timeout = 60)
 {
     e2e_server_t s;
-    const char *args[] = { "server::synch_mode=true", "server::fullstate_l=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::fullstate_l=true",
+                           "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_pl_t p[4];
     cr_assert_eq(e2e_pl_connect(&p[0], &s, "(init L (version 19))"), 0);
@@ -100,7 +101,7 @@ static void see_vs_think(const char *offset, int see_first)
     e2e_server_t s;
     char arg[64];
     snprintf(arg, sizeof arg, "server::synch_see_offset=%s", offset);
-    const char *args[] = { "server::synch_mode=true", arg, NULL };
+    const char *args[] = { "server::synch_mode=true", arg, "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_pl_t p;
     cr_assert_eq(e2e_pl_connect(&p, &s, "(init Eye (version 19))"), 0);

@@ -46,6 +46,10 @@ PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bi
          $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
+# the demo team: scripts/demoteam/, a library (its unit tests link it) and dt_main.c
+DEMO_SRC := $(filter-out scripts/demoteam/dt_main.c, $(wildcard scripts/demoteam/*.c))
+LIBDEMO  := $(BUILD)/lib/libdemoteam.a
+TOOLS    += $(if $(DEMO_SRC),$(BUILD)/bin/rcss-demoteam)
 
 # unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
 UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
@@ -73,6 +77,7 @@ $(LIBSHM): $(call obj,$(SHM_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
+$(LIBDEMO): $(call obj,$(DEMO_SRC))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -81,6 +86,9 @@ $(BUILD)/lib/%.a:
 $(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-demoteam: $(call obj,scripts/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -92,10 +100,11 @@ $(PROGS):
 $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
+$(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/demoteam
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
-testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW))))
+testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))
 .SECONDEXPANSION:
 # keep test objects (they are intermediate files of the pattern rules)
 .SECONDARY:

@@ -145,6 +145,8 @@ typedef struct dt_world {
     int     sent_tick;        /* tick of our last kick that sent the ball on its way */
     int     last_mate_touch;  /* tick a teammate was last seen at the ball */
     int     last_opp_touch;   /* tick an opponent was last seen at the ball */
+    int     kicked_tick;      /* tick a change of the ball's course was last seen */
+    int     kicker;           /* the teammate seen at the ball then (0 none) */
     int     moved_tick;       /* tick of our last (move) */
     double  pen_goal_x;       /* penalty shoot-out: x of the goal in use (own frame) */
     int     scan;             /* neck scan phase */
@@ -169,6 +171,7 @@ typedef struct dt_cmd {
     char   text[256];
     size_t len;
     int    body;              /* a body command is in text */
+    const char *why;          /* the decision, for --verbose */
 } dt_cmd_t;
 
 void dt_cmd_reset(dt_cmd_t *c);
@@ -194,7 +197,7 @@ void dt_skill_chase(dt_world_t *w, dt_cmd_t *c);
 int  dt_skill_kick_to(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed);
 /* the first speed a pass needs to arrive at dist with end_speed */
 double dt_skill_pass_speed(const dt_world_t *w, double dist, double end_speed);
-void dt_skill_dribble(dt_world_t *w, dt_cmd_t *c, vec2_t towards);
+void dt_skill_dribble(dt_world_t *w, dt_cmd_t *c, vec2_t towards, int free);
 /* keep the face on the ball (or scan for it) with the neck */
 void dt_skill_look(dt_world_t *w, dt_cmd_t *c);
 double dt_skill_dash_power(const dt_world_t *w, double wanted);

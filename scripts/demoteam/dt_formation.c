@@ -8,16 +8,16 @@
 static const double base[DT_PLAYERS + 1][2] = {
     { 0, 0 },
     { -49, 0 },                                   /* 1 goalie */
-    { -28, -20 }, { -31, -7 }, { -31, 7 }, { -28, 20 }, /* 2-5 defenders */
-    { -12, -14 }, { -14, 0 }, { -12, 14 },        /* 6-8 midfield */
-    { 4, -20 }, { 6, 0 }, { 4, 20 },              /* 9-11 forwards */
+    { -26, -20 }, { -29, -7 }, { -29, 7 }, { -26, 20 }, /* 2-5 defenders */
+    { -8, -14 }, { -10, 0 }, { -8, 14 },          /* 6-8 midfield */
+    { 8, -18 }, { 10, 0 }, { 8, 18 },             /* 9-11 forwards */
 };
 
 /* x range per line: goalie, defenders, midfield, forwards */
 static int line_of(int unum) { return unum == 1 ? 0 : unum <= 5 ? 1 : unum <= 8 ? 2 : 3; }
 static const double line_min[4] = { -51, -47, -40, -25 };
-static const double line_max[4] = { -40, 12, 32, 46 };
-static const double line_follow[4] = { 0.05, 0.55, 0.65, 0.6 };
+static const double line_max[4] = { -40, 15, 36, 46 };
+static const double line_follow[4] = { 0.05, 0.6, 0.8, 0.7 };
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 

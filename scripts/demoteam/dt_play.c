@@ -13,6 +13,7 @@
 #define SETPLAY_WAIT 8   /* cycles a set play waits for the team to take its places */
 #define HOLD_WAIT    12  /* cycles the goalie holds a caught ball */
 #define SHOOT_DIST   26.0
+#define SHOOT_ANYWAY 25.0
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 static double dist(vec2_t a, vec2_t b) { return vec2_len(vec2_sub(a, b)); }
@@ -113,7 +114,8 @@ static double shot_margin(const dt_world_t *w, const opp_list_t *o, vec2_t targe
         double t = clampd(vec2_dot(r, u), 0.0, len);
         double perp = vec2_len(vec2_sub(r, vec2_scale(u, t)));
         double reach = keeper ? 1.5 : 1.0;
-        double n_opp = fmax(perp - reach, 0.0) / 1.0 + 1.0;
+        /* one cycle to see the shot, one to turn, then about a metre per cycle */
+        double n_opp = fmax(perp - reach, 0.0) / 1.0 + 2.0;
         worst = fmin(worst, n_opp - ball_cycles(w, t, v0));
     }
     return worst;
@@ -135,27 +137,47 @@ static double shoot_target(const dt_world_t *w, const opp_list_t *o, vec2_t *tar
     return best;
 }
 
-/* the best teammate to pass to, with its score; -1e9 if none */
+/* does the teammate at `mate` get to `t` clearly before every opponent? */
+static int reaches_first(const opp_list_t *o, vec2_t mate, vec2_t t)
+{
+    double mine = dist(mate, t);
+    for (int i = 0; i < o->n; i++) {
+        if (dist(o->p[i], t) - 1.0 < mine + 2.0)
+            return 0;
+    }
+    return 1;
+}
+
+/* score of a pass to t for the teammate now at m: progress, space, length */
+static double pass_score(const dt_world_t *w, const opp_list_t *o, vec2_t m, vec2_t t)
+{
+    double d = dist(t, w->ball.pos);
+    if (d < 5.0 || d > 35.0 || fabs(t.y) > 31.0 || fabs(t.x) > 47.0)
+        return -1e9;
+    if (lane_blocked(o, w->ball.pos, t) || !reaches_first(o, m, t))
+        return -1e9;
+    double free = fmin(nearest_opp(o, t), 10.0);
+    return (t.x - w->pos.x) + 0.8 * free - 0.15 * d;
+}
+
+/* The best pass, with its score (-1e9 if none): to a teammate's feet, or (fwd) into
+ * the space ahead of it, which it runs onto. A teammate beyond the offside line is
+ * never the receiver. */
 static double best_pass(const dt_world_t *w, const opp_list_t *o, vec2_t *target, int fwd)
 {
-    double best = -1e9;
+    double best = -1e9, off = dt_formation_offside_x(w);
     for (int u = 2; u <= DT_PLAYERS; u++) {
         const dt_obj_t *m = &w->mate[u];
-        if (u == w->unum || m->age > 8)
+        if (u == w->unum || m->age > 8 || m->pos.x > off)
             continue;
-        vec2_t t = vec2_add(m->pos, vec2(fwd ? 2.0 : 0.0, 0.0));
-        double d = dist(t, w->ball.pos);
-        if (d < 5.0 || d > 32.0 || fabs(t.y) > 32.0 || fabs(t.x) > 50.0)
-            continue;
-        if (lane_blocked(o, w->ball.pos, t))
-            continue;
-        double free = fmin(nearest_opp(o, t), 10.0);
-        double score = (t.x - w->pos.x) + 0.8 * free - 0.15 * d;
-        if (t.x > dt_formation_offside_x(w))
-            continue; /* an offside pass */
-        if (score > best) {
-            best = score;
-            *target = t;
+        vec2_t cand[2] = { vec2_add(m->pos, vec2(fwd ? 1.5 : 0.0, 0.0)),
+                           vec2(m->pos.x + 9.0, m->pos.y * 0.85) };
+        for (int k = 0; k < (fwd && u >= 6 ? 2 : 1); k++) {
+            double score = pass_score(w, o, m->pos, cand[k]);
+            if (score > best) {
+                best = score;
+                *target = cand[k];
+            }
         }
     }
     return best;
@@ -203,22 +225,26 @@ static void on_ball(dt_world_t *w, dt_cmd_t *c)
     }
     if (dg < SHOOT_DIST && w->pm != DT_PM_INDIRECT_FREE_KICK) {
         double margin = shoot_target(w, &o, &t);
-        if (margin > 0.5 || dg < 9.0) {
+        if (margin > 0.0 || dg < SHOOT_ANYWAY) {
+            c->why = "shoot";
             dt_skill_kick_to(w, c, t, w->prm->ball_speed_max);
             return;
         }
     }
     double pressure = nearest_opp(&o, w->pos);
     double score = best_pass(w, &o, &t, 1);
-    if (score > -1e8 && (pressure < 3.5 || score > 12.0)) {
+    if ((pressure < 3.5 && score > -4.0) || score > 10.0) {
+        c->why = "pass";
         pass_to(w, c, t);
         return;
     }
-    if (pressure < 2.5 && w->pos.x < -25.0) {
+    if (pressure < 3.5 && w->pos.x < -25.0) {
+        c->why = "clear";
         clear_ball(w, c);
         return;
     }
-    dt_skill_dribble(w, c, dribble_target(w, &o));
+    c->why = pressure > 5.0 ? "dribble-free" : "dribble";
+    dt_skill_dribble(w, c, dribble_target(w, &o), pressure > 5.0);
 }
 
 /* ---- who chases ------------------------------------------------------------------- */
@@ -228,8 +254,12 @@ static int i_am_fastest(const dt_world_t *w, int my_n)
     for (int u = 2; u <= DT_PLAYERS; u++) {
         if (u == w->unum || w->mate[u].age > 12)
             continue;
-        int n = dt_skill_intercept_from(w, w->mate[u].pos, speed);
-        if (n < my_n || (n == my_n && u < w->unum))
+        if (u == w->kicker && w->tick - w->kicked_tick < 15 && vec2_len(w->ball.vel) > 0.6)
+            continue; /* it just kicked the ball away: it is not coming for it */
+        /* a teammate must be clearly faster: each of us guesses from its own view,
+         * and two chasers are better than none */
+        int n = dt_skill_intercept_from(w, w->mate[u].pos, speed) + 1;
+        if (n + 2 <= my_n)
             return 0;
     }
     return 1;

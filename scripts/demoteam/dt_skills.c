@@ -19,6 +19,7 @@ void dt_cmd_reset(dt_cmd_t *c)
     c->text[0] = '\0';
     c->len = 0;
     c->body = 0;
+    c->why = "";
 }
 
 void dt_cmd_text(dt_cmd_t *c, const char *text)
@@ -151,6 +152,8 @@ double dt_skill_dash_power(const dt_world_t *w, double wanted)
 void dt_skill_turn_to(dt_world_t *w, dt_cmd_t *c, vec2_t at)
 {
     double a = rad2deg(angle_norm(vec2_angle(vec2_sub(at, w->pos)) - w->body));
+    if (fabs(a) < 4.0)
+        return; /* close enough: save the slot */
     double speed = vec2_len(w->vel);
     dt_cmd_turn(w, c, a * (1.0 + dt_world_type(w)->inertia * speed));
 }
@@ -300,11 +303,25 @@ int dt_skill_kick_to(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed)
     return 0;
 }
 
-void dt_skill_dribble(dt_world_t *w, dt_cmd_t *c, vec2_t towards)
+void dt_skill_dribble(dt_world_t *w, dt_cmd_t *c, vec2_t towards, int free)
 {
     double a = vec2_angle(vec2_sub(towards, w->pos));
-    vec2_t target = vec2_add(w->pos, vec2_polar(5.0, a));
-    dt_skill_kick_to(w, c, target, dt_skill_pass_speed(w, 5.0, 0.45));
+    if (fabs(angle_norm(a - w->body)) > deg2rad(35.0)) {
+        /* face the way first: turn if the ball stays within reach, else stop it in
+         * front of where we will be */
+        vec2_t me = vec2_add(w->pos, w->vel), ball = vec2_add(w->ball.pos, w->ball.vel);
+        if (vec2_len(vec2_sub(ball, me)) < dt_world_kickable(w) - 0.25) {
+            dt_skill_turn_to(w, c, towards);
+            return;
+        }
+        vec2_t spot = vec2_add(me, vec2_polar(0.45 * dt_world_kickable(w), a));
+        if (kick_vel(w, c, vec2_sub(spot, w->ball.pos), 0.0))
+            return;
+    }
+    /* free: push the ball well ahead and run after it; else keep it close */
+    double len = free ? 8.0 : 4.5;
+    vec2_t target = vec2_add(w->pos, vec2_polar(len, a));
+    dt_skill_kick_to(w, c, target, dt_skill_pass_speed(w, len, free ? 0.8 : 0.5));
 }
 
 /* ---- looking ---------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
+#                   (SYNCH=1: synch mode; PORT=6000)
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -144,7 +145,7 @@ conf-check: all
 
 run: deps
 	$(MAKE) all
-	scripts/demo.sh $(BUILD)/bin
+	SYNCH='$(SYNCH)' PORT='$(PORT)' scripts/demo.sh $(BUILD)/bin
 
 bench: deps
 	$(MAKE) all

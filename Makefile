@@ -150,6 +150,7 @@ run: deps
 bench: deps
 	$(MAKE) all
 	scripts/bench-clock.sh $(BUILD)/bin
+	scripts/bench-synch.sh $(BUILD)/bin
 
 # libFuzzer targets: the libraries are rebuilt with clang and fuzzer instrumentation in
 # $(BUILD)-fuzz; each test/fuzz/fuzz_*.c links against them (only what it uses is pulled).

@@ -146,6 +146,8 @@ typedef struct dt_world {
     int     last_mate_touch;  /* tick a teammate was last seen at the ball */
     int     last_opp_touch;   /* tick an opponent was last seen at the ball */
     int     kicked_tick;      /* tick a change of the ball's course was last seen */
+    int     other_touch;      /* tick another player was last seen at the ball */
+    int     stop_tick;        /* tick the last mode other than play_on began */
     int     kicker;           /* the teammate seen at the ball then (0 none) */
     int     moved_tick;       /* tick of our last (move) */
     double  pen_goal_x;       /* penalty shoot-out: x of the goal in use (own frame) */
@@ -164,6 +166,9 @@ void dt_world_on_referee(dt_world_t *w, const char *text);
 /* our kickable distance and whether the ball is within it */
 double dt_world_kickable(const dt_world_t *w);
 int    dt_world_ball_kickable(const dt_world_t *w);
+/* 0 while our own set-play kick has not been touched by anyone else: a second touch
+ * after a dash would be a free kick fault (spec 6.6) */
+int    dt_world_may_touch(const dt_world_t *w);
 double dt_world_face(const dt_world_t *w);
 
 /* ---- commands (dt_skills.c) -------------------------------------------------------- */
@@ -195,6 +200,8 @@ void dt_skill_chase(dt_world_t *w, dt_cmd_t *c);
 /* kick so that the ball leaves at speed towards target; 1 if the kick goes there
  * directly, 0 if this kick only brings the ball into a better place */
 int  dt_skill_kick_to(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed);
+/* the same in one kick only: 1 if kicked, 0 (nothing sent) if one kick cannot */
+int  dt_skill_kick_direct(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed);
 /* the first speed a pass needs to arrive at dist with end_speed */
 double dt_skill_pass_speed(const dt_world_t *w, double dist, double end_speed);
 void dt_skill_dribble(dt_world_t *w, dt_cmd_t *c, vec2_t towards, int free);

@@ -290,6 +290,10 @@ static void goalie_play(dt_world_t *w, dt_cmd_t *c)
 {
     vec2_t g = own_goal(w), at;
     double dir = rad2deg(angle_norm(vec2_angle(vec2_sub(w->ball.pos, w->pos)) - w->body));
+    if (!dt_world_may_touch(w)) {
+        dt_skill_turn_to(w, c, w->ball.pos);
+        return;
+    }
     if (may_catch(w)) {
         dt_cmd_catch(w, c, dir);
         return;
@@ -317,6 +321,15 @@ static void play_on(dt_world_t *w, dt_cmd_t *c)
 {
     if (w->goalie) {
         goalie_play(w, c);
+        return;
+    }
+    if (!dt_world_may_touch(w)) {
+        /* our set-play kick is on its way: no second touch, not even by running into
+         * the ball, until someone else has played it */
+        if (dist(w->ball.pos, w->pos) < 3.0)
+            dt_skill_turn_to(w, c, w->ball.pos);
+        else
+            position(w, c);
         return;
     }
     if (dt_world_ball_kickable(w)) {
@@ -358,7 +371,8 @@ static int setplay_kicker(const dt_world_t *w)
     return best;
 }
 
-static void setplay_kick(dt_world_t *w, dt_cmd_t *c)
+/* where a set-play kick goes, and how fast */
+static vec2_t setplay_target(const dt_world_t *w, double *speed)
 {
     opp_list_t o;
     opponents(w, &o);
@@ -366,15 +380,43 @@ static void setplay_kick(dt_world_t *w, dt_cmd_t *c)
     double score = best_pass(w, &o, &t, w->pm != DT_PM_KICK_OFF);
     if (w->pm == DT_PM_CORNER_KICK && score < 5.0) {
         vec2_t g = attack_goal(w);
-        dt_skill_kick_to(w, c, vec2(g.x - 10.0, w->ball.pos.y > 0 ? 4.0 : -4.0),
-                         dt_skill_pass_speed(w, 18.0, 1.0));
-    } else if (score > -1e8) {
-        pass_to(w, c, t);
-    } else if (w->pm == DT_PM_KICK_OFF) {
-        pass_to(w, c, vec2(-12.0, w->unum % 2 ? 8.0 : -8.0));
-    } else {
-        clear_ball(w, c);
+        t = vec2(g.x - 10.0, w->ball.pos.y > 0 ? 4.0 : -4.0);
+    } else if (score < -1e8 && w->pm == DT_PM_KICK_OFF) {
+        t = vec2(-12.0, w->unum % 2 ? 8.0 : -8.0);
+    } else if (score < -1e8) {
+        double side = w->ball.pos.y >= 0 ? 1.0 : -1.0;
+        t = vec2(fmin(w->ball.pos.x + 30.0, 30.0), side * 25.0);
+        *speed = w->prm->ball_speed_max;
+        return t;
     }
+    *speed = dt_skill_pass_speed(w, dist(t, w->ball.pos), 0.7);
+    return t;
+}
+
+/* A set-play kick is one touch (a second after a dash would be a free kick fault): stand
+ * behind the ball on the line to the target, face it, wait for the team, kick once. */
+static void setplay_kick(dt_world_t *w, dt_cmd_t *c, int wait)
+{
+    double speed;
+    vec2_t t = setplay_target(w, &speed), b = w->ball.pos;
+    vec2_t rel = vec2_sub(b, w->pos);
+    double dir = fabs(rad2deg(angle_norm(vec2_angle(rel) - w->body)));
+    int placed = vec2_len(rel) < dt_world_kickable(w) - 0.15 && dir < 40.0;
+    c->why = "setplay";
+    if (!placed && !w->holding) {
+        vec2_t u = vec2_sub(t, b);
+        vec2_t spot = vec2_sub(b, vec2_scale(u, 0.6 / fmax(vec2_len(u), 0.1)));
+        if (dt_skill_go_to(w, c, spot, 0.25, 60.0))
+            dt_skill_turn_to(w, c, b);
+        return;
+    }
+    if (wait) {
+        dt_skill_turn_to(w, c, b);
+        return;
+    }
+    if (!dt_skill_kick_direct(w, c, t, speed))
+        dt_cmd_kick(w, c, w->prm->max_power,
+                    rad2deg(angle_norm(vec2_angle(vec2_sub(t, b)) - w->body)));
 }
 
 static void our_setplay(dt_world_t *w, dt_cmd_t *c)
@@ -385,27 +427,21 @@ static void our_setplay(dt_world_t *w, dt_cmd_t *c)
                    w->pm == DT_PM_FREE_KICK_FAULT || w->pm == DT_PM_CATCH_FAULT ||
                    w->pm == DT_PM_ILLEGAL_DEFENSE;
     if (w->holding && w->goalie) {
-        if (w->tick - w->pm_tick >= HOLD_WAIT)
-            setplay_kick(w, c);
-        else
-            dt_skill_turn_to(w, c, vec2(0.0, 0.0));
+        setplay_kick(w, c, w->tick - w->pm_tick < HOLD_WAIT);
         return;
     }
-    if (kicker != w->unum || (kicked && w->pm != DT_PM_GOAL_KICK)) {
+    if (kicker != w->unum || kicked) {
         if (w->goalie)
             goalie_play(w, c);
         else
             position(w, c);
         return;
     }
-    if (!dt_world_ball_kickable(w)) {
-        dt_skill_chase(w, c);
+    if (dist(w->ball.pos, w->pos) > 3.0) {
+        dt_skill_go_to(w, c, w->ball.pos, 2.0, 100.0);
         return;
     }
-    if (stoppage || w->tick - w->pm_tick < SETPLAY_WAIT)
-        dt_skill_turn_to(w, c, w->ball.pos);
-    else
-        setplay_kick(w, c);
+    setplay_kick(w, c, stoppage || w->tick - w->pm_tick < SETPLAY_WAIT);
 }
 
 /* keep 9.15 m from the ball (and out of their penalty area at their goal kick) */

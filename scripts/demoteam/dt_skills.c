@@ -284,14 +284,22 @@ static int kick_vel(dt_world_t *w, dt_cmd_t *c, vec2_t v, double accept)
     return 0;
 }
 
+int dt_skill_kick_direct(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed)
+{
+    speed = fmin(speed, w->prm->ball_speed_max);
+    vec2_t v = vec2_polar(speed, vec2_angle(vec2_sub(target, w->ball.pos)));
+    if (!kick_vel(w, c, v, 0.75))
+        return 0;
+    w->sent_tick = w->tick;
+    return 1;
+}
+
 int dt_skill_kick_to(dt_world_t *w, dt_cmd_t *c, vec2_t target, double speed)
 {
     speed = fmin(speed, w->prm->ball_speed_max);
     vec2_t v = vec2_polar(speed, vec2_angle(vec2_sub(target, w->ball.pos)));
-    if (kick_vel(w, c, v, 0.75)) {
-        w->sent_tick = w->tick;
+    if (dt_skill_kick_direct(w, c, target, speed))
         return 1;
-    }
     /* bring the ball to a good place in front of us for the next cycle */
     vec2_t me_next = vec2_add(w->pos, w->vel);
     double side = angle_norm(vec2_angle(vec2_sub(target, w->pos)) - w->body) > 0 ? 1 : -1;

@@ -23,6 +23,7 @@ void dt_world_init(dt_world_t *w, const dt_params_t *prm, const char *team, int 
     for (int i = 0; i <= DT_PLAYERS; i++)
         w->mate[i].age = w->opp[i].age = DT_UNKNOWN;
     w->setplay_kicked = w->sent_tick = w->kicked_tick = -DT_UNKNOWN;
+    w->other_touch = w->stop_tick = -DT_UNKNOWN;
     w->last_mate_touch = w->last_opp_touch = -DT_UNKNOWN;
     w->moved_tick = -DT_UNKNOWN;
 }
@@ -39,6 +40,12 @@ double dt_world_kickable(const dt_world_t *w)
 {
     const dt_ptype_t *t = dt_world_type(w);
     return t->size + t->kick_margin + w->prm->ball_size;
+}
+
+int dt_world_may_touch(const dt_world_t *w)
+{
+    int mine = w->setplay_kicked;
+    return mine < w->stop_tick || mine < w->other_touch || w->tick - mine > 100;
 }
 
 int dt_world_ball_kickable(const dt_world_t *w)
@@ -229,6 +236,7 @@ static void update_player(dt_world_t *w, const dt_seen_t *o)
 {
     vec2_t p = seen_pos(w, o);
     if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.6 && w->ball.age <= 2) {
+        w->other_touch = w->tick;
         if (o->team > 0 && w->kicked_tick == w->tick)
             w->kicker = o->unum;
         if (o->team > 0)
@@ -305,8 +313,10 @@ void dt_world_on_referee(dt_world_t *w, const char *text)
     w->pm_side = side;
     w->pm_ours = mode_ours(w, pm, side);
     w->pm_tick = w->tick;
-    if (pm != DT_PM_PLAY_ON)
+    if (pm != DT_PM_PLAY_ON) {
         w->ball.vel = vec2(0.0, 0.0);
+        w->stop_tick = w->tick;
+    }
     if (pm == DT_PM_KICK_OFF || pm == DT_PM_BEFORE_KICK_OFF) {
         w->ball.pos = vec2(0.0, 0.0);
         w->ball.age = 0;

@@ -109,8 +109,7 @@ void dt_coach_on_message(dt_coach_t *co, const char *msg, size_t len)
         dt_parse_params(msg, len, &co->prm);
     } else if (strncmp(msg, "(think)", 7) == 0) {
         dt_net_send(co->fd, &co->srv, "(done)");
-    } else if (dt_parse_referee(msg, len, &t, text, sizeof text) == 0 ||
-               sscanf(msg, "(hear %d referee %63[^)])", &t, text) == 2) {
+    } else if (dt_parse_referee(msg, len, &t, text, sizeof text) == 0) {
         if (strcmp(text, "time_over") == 0)
             co->time_over = 1;
     }

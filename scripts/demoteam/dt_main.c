@@ -102,11 +102,11 @@ static void on_message(dt_team_t *t, dt_client_t *c, const char *msg, size_t len
     dt_body_t body;
     char text[128];
     int time, unum, type;
-    if (dt_parse_sense_body(msg, len, &body) == 0) {
+    if (!strncmp(msg, "(sense_body ", 12) && dt_parse_sense_body(msg, len, &body) == 0) {
         dt_world_on_body(&c->w, &body);
         if (!c->synch)
             c->act_at = dt_net_now_ms() + ACT_DELAY_MS;
-    } else if (dt_parse_see(msg, len, c->w.side, t->name, &see) == 0) {
+    } else if (!strncmp(msg, "(see ", 5) && dt_parse_see(msg, len, c->w.side, t->name, &see) == 0) {
         dt_world_on_see(&c->w, &see);
         if (c->act_at > 0 && see.time == c->w.time)
             act(t, c);
@@ -114,8 +114,9 @@ static void on_message(dt_team_t *t, dt_client_t *c, const char *msg, size_t len
         c->synch = 1;
         act(t, c);
         dt_net_send(c->fd, &c->srv, "(done)");
-    } else if (dt_parse_referee(msg, len, &time, text, sizeof text) == 0) {
-        on_referee(t, c, text);
+    } else if (!strncmp(msg, "(hear ", 6)) {
+        if (dt_parse_referee(msg, len, &time, text, sizeof text) == 0)
+            on_referee(t, c, text);
     } else if (dt_parse_change_type(msg, len, &unum, &type) == 0) {
         if (unum == c->w.unum && type >= 0)
             c->w.type = type;

@@ -378,6 +378,8 @@ static vec2_t setplay_target(const dt_world_t *w, double *speed)
     opponents(w, &o);
     vec2_t t;
     double score = best_pass(w, &o, &t, w->pm != DT_PM_KICK_OFF);
+    if (w->pm == DT_PM_GOAL_KICK && t.x < -DT_PENALTY_X + 3.0)
+        score = -1e9; /* a goal kick must leave the penalty area: clear it instead */
     if (w->pm == DT_PM_CORNER_KICK && score < 5.0) {
         vec2_t g = attack_goal(w);
         t = vec2(g.x - 10.0, w->ball.pos.y > 0 ? 4.0 : -4.0);

@@ -235,8 +235,9 @@ static void update_ball(dt_world_t *w, const dt_seen_t *o)
 static void update_player(dt_world_t *w, const dt_seen_t *o)
 {
     vec2_t p = seen_pos(w, o);
+    if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.3 && w->kicked_tick == w->tick)
+        w->other_touch = w->tick; /* the ball changed its course next to someone */
     if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.6 && w->ball.age <= 2) {
-        w->other_touch = w->tick;
         if (o->team > 0 && w->kicked_tick == w->tick)
             w->kicker = o->unum;
         if (o->team > 0)

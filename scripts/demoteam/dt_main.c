@@ -79,9 +79,9 @@ static void act(dt_team_t *t, dt_client_t *c)
     if (cmd.len > 0)
         dt_net_send(c->fd, &c->srv, cmd.text);
     if (t->verbose && cmd.len > 0)
-        fprintf(stderr, "%s %d t%d: at %.1f %.1f ball %.1f %.1f (%d): %s %s\n", t->name,
-                c->w.unum, c->w.time, c->w.pos.x, c->w.pos.y, c->w.ball.pos.x, c->w.ball.pos.y,
-                c->w.ball.age, cmd.why, cmd.text);
+        fprintf(stderr, "%s %d t%d pm%d: at %.1f %.1f ball %.1f %.1f (%d): %s %s\n", t->name,
+                c->w.unum, c->w.time, (int)c->w.pm, c->w.pos.x, c->w.pos.y, c->w.ball.pos.x,
+                c->w.ball.pos.y, c->w.ball.age, cmd.why, cmd.text);
 }
 
 static void on_referee(dt_team_t *t, dt_client_t *c, const char *text)

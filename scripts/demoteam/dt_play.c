@@ -275,15 +275,25 @@ static void position(dt_world_t *w, dt_cmd_t *c)
 }
 
 /* ---- goalie ----------------------------------------------------------------------- */
-static int may_catch(const dt_world_t *w)
+/* Catching (spec 3.5): certain within catchable_area_l * (2 - stretch), less and less
+ * likely out to catchable_area_l * stretch. Returns 0 no catch possible, 1 catch now,
+ * 2 wait a cycle for a surer one. Only inside our penalty area, in play, not after a
+ * back pass (spec 6.9). */
+static int catch_state(const dt_world_t *w)
 {
     const dt_ptype_t *t = dt_world_type(w);
-    double reach = w->prm->catch_l * (t->catch_stretch > 0 ? t->catch_stretch : 1.0);
+    double s = t->catch_stretch >= 1.0 ? t->catch_stretch : 1.0;
+    double lmin = w->prm->catch_l * (2.0 - s), lmax = w->prm->catch_l * s;
     double d = dist(w->ball.pos, w->pos);
-    int back_pass = w->last_mate_touch > w->last_opp_touch; /* spec 6.9 */
+    double dn = dist(vec2_add(w->ball.pos, w->ball.vel), vec2_add(w->pos, w->vel));
+    int back_pass = w->last_mate_touch > w->last_opp_touch;
     int mode_ok = w->pm == DT_PM_PLAY_ON || w->pm == DT_PM_PENALTY_TAKEN;
-    return mode_ok && w->catch_ban == 0 && w->ball.age <= 1 && d < reach * 0.9 &&
-           in_penalty_area(w->ball.pos, own_goal(w), 0.8) && !back_pass;
+    if (!mode_ok || w->catch_ban > 0 || w->ball.age > 1 || back_pass || d >= lmax - 0.05 ||
+        !in_penalty_area(w->ball.pos, own_goal(w), 0.8))
+        return 0;
+    if (d <= lmin || dn >= d || dn > lmax) /* sure, or it passes by: now */
+        return 1;
+    return 2;
 }
 
 static void goalie_play(dt_world_t *w, dt_cmd_t *c)
@@ -294,8 +304,13 @@ static void goalie_play(dt_world_t *w, dt_cmd_t *c)
         dt_skill_turn_to(w, c, w->ball.pos);
         return;
     }
-    if (may_catch(w)) {
+    int cs = catch_state(w);
+    if (cs == 1) {
         dt_cmd_catch(w, c, dir);
+        return;
+    }
+    if (cs == 2) {
+        dt_skill_turn_to(w, c, w->ball.pos); /* it comes closer: catch it next cycle */
         return;
     }
     if (dt_world_ball_kickable(w)) {
@@ -357,13 +372,15 @@ static int setplay_kicker(const dt_world_t *w)
         return 1; /* the goalie takes goal kicks and free kicks at the goal */
     if (w->pm == DT_PM_KICK_OFF)
         return 10;
-    int best = 0;
-    double bd = 1e9;
+    /* the nearest field player among those seen lately: each player decides alone,
+     * so two may go (the first kicks), but never none */
+    int best = w->unum;
+    double bd = dist(w->pos, w->ball.pos);
     for (int u = 2; u <= DT_PLAYERS; u++) {
-        int seen;
-        vec2_t p = u == w->unum ? w->pos : dt_formation_mate_guess(w, u, &seen);
-        double d = dist(p, w->ball.pos);
-        if (d < bd - 0.5) {
+        if (u == w->unum || w->mate[u].age > 10)
+            continue;
+        double d = dist(w->mate[u].pos, w->ball.pos);
+        if (d < bd - 1.0) {
             bd = d;
             best = u;
         }
@@ -437,6 +454,10 @@ static void our_setplay(dt_world_t *w, dt_cmd_t *c)
             goalie_play(w, c);
         else
             position(w, c);
+        return;
+    }
+    if (w->ball.age > 6) {
+        dt_cmd_turn(w, c, 60.0); /* where did the referee put it? look around */
         return;
     }
     if (dist(w->ball.pos, w->pos) > 3.0) {

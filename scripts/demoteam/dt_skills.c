@@ -338,7 +338,7 @@ void dt_skill_look(dt_world_t *w, dt_cmd_t *c)
     double speed = vec2_len(w->vel);
     double body_next = w->body + deg2rad(w->cmd_turn) / (1.0 + dt_world_type(w)->inertia * speed);
     double want;
-    if (w->ball.age < 6 || (w->pm != DT_PM_PLAY_ON && w->ball.age < 40)) {
+    if (w->ball.age < 6) {
         vec2_t me = vec2_add(w->pos, w->vel);
         want = rad2deg(angle_norm(vec2_angle(vec2_sub(ball_at(w, 1), me)) - body_next));
     } else {

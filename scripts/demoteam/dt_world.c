@@ -235,15 +235,15 @@ static void update_ball(dt_world_t *w, const dt_seen_t *o)
 static void update_player(dt_world_t *w, const dt_seen_t *o)
 {
     vec2_t p = seen_pos(w, o);
-    if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.3 && w->kicked_tick == w->tick)
-        w->other_touch = w->tick; /* the ball changed its course next to someone */
-    if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.6 && w->ball.age <= 2) {
-        if (o->team > 0 && w->kicked_tick == w->tick)
+    /* the ball changed its course next to someone: he played it */
+    if (vec2_len(vec2_sub(p, w->ball.pos)) < 1.6 && w->kicked_tick == w->tick) {
+        w->other_touch = w->tick;
+        if (o->team > 0) {
             w->kicker = o->unum;
-        if (o->team > 0)
             w->last_mate_touch = w->tick;
-        else if (o->team < 0)
+        } else if (o->team < 0) {
             w->last_opp_touch = w->tick;
+        }
     }
     dt_obj_t *slot = NULL;
     if (o->team > 0 && o->unum > 0 && o->unum != w->unum)
@@ -290,6 +290,31 @@ static int mode_ours(const dt_world_t *w, dt_pm_t pm, char side)
     }
 }
 
+/* The referee has put the ball somewhere for the restart (spec 6.2-6.5): where exactly
+ * only for the kick-off; for goal and corner kicks the end and the corner are known
+ * (the side of the pitch is a guess from where the ball was); elsewhere it lies about
+ * where it was. Until it is seen again the ball counts as not seen lately. */
+static void restart_place(dt_world_t *w, dt_pm_t pm)
+{
+    dt_obj_t *b = &w->ball;
+    double sy = b->pos.y >= 0.0 ? 1.0 : -1.0, sx = w->pm_ours ? 1.0 : -1.0;
+    if (pm == DT_PM_PLAY_ON || pm == DT_PM_DROP_BALL || pm == DT_PM_GOAL)
+        return;
+    if (pm == DT_PM_KICK_OFF || pm == DT_PM_BEFORE_KICK_OFF) {
+        b->pos = vec2(0.0, 0.0);
+        b->age = 0;
+        return;
+    }
+    if (pm == DT_PM_GOAL_KICK)
+        b->pos = vec2(-sx * 47.0, sy * 9.16);
+    else if (pm == DT_PM_CORNER_KICK)
+        b->pos = vec2(sx * 51.5, sy * 33.0);
+    else if (pm == DT_PM_KICK_IN)
+        b->pos.y = sy * DT_PITCH_HALF_W;
+    if (b->age < 8)
+        b->age = 8;
+}
+
 void dt_world_on_referee(dt_world_t *w, const char *text)
 {
     char us = w->side > 0 ? 'l' : 'r', who;
@@ -317,9 +342,7 @@ void dt_world_on_referee(dt_world_t *w, const char *text)
     if (pm != DT_PM_PLAY_ON) {
         w->ball.vel = vec2(0.0, 0.0);
         w->stop_tick = w->tick;
+        w->last_mate_touch = w->last_opp_touch = -DT_UNKNOWN; /* a new set play */
     }
-    if (pm == DT_PM_KICK_OFF || pm == DT_PM_BEFORE_KICK_OFF) {
-        w->ball.pos = vec2(0.0, 0.0);
-        w->ball.age = 0;
-    }
+    restart_place(w, pm);
 }

@@ -212,8 +212,6 @@ double dt_skill_dash_power(const dt_world_t *w, double wanted);
 /* ---- formation and decisions (dt_formation.c, dt_play.c) --------------------------- */
 vec2_t dt_formation_kickoff(int unum, int ours);
 vec2_t dt_formation_home(const dt_world_t *w, int unum);
-/* where teammate unum probably is: seen recently, else its home position */
-vec2_t dt_formation_mate_guess(const dt_world_t *w, int unum, int *seen);
 double dt_formation_offside_x(const dt_world_t *w);
 
 /* one player's decision for this cycle: fills c (body, neck, view commands) */

@@ -74,10 +74,3 @@ vec2_t dt_formation_home(const dt_world_t *w, int unum)
         x = fmin(x, dt_formation_offside_x(w) - 1.0);
     return vec2(x, clampd(y, -31.0, 31.0));
 }
-
-vec2_t dt_formation_mate_guess(const dt_world_t *w, int unum, int *seen)
-{
-    const dt_obj_t *m = &w->mate[unum];
-    *seen = m->age < 20;
-    return *seen ? m->pos : dt_formation_home(w, unum);
-}

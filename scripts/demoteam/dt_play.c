@@ -296,6 +296,21 @@ static int catch_state(const dt_world_t *w)
     return 2;
 }
 
+/* the ball's path passes within easy reach of where the goalie stands, in its area:
+ * running at it would only end in a collision */
+static int ball_comes_to_me(const dt_world_t *w, vec2_t goal)
+{
+    vec2_t r = vec2_sub(w->pos, w->ball.pos), v = w->ball.vel;
+    double speed = vec2_len(v);
+    if (w->ball.age > 2 || speed < 0.3 || vec2_dot(v, r) <= 0.0 ||
+        !in_penalty_area(w->ball.pos, goal, -1.0))
+        return 0;
+    vec2_t u = vec2_scale(v, 1.0 / speed);
+    double t = vec2_dot(r, u);
+    double perp = vec2_len(vec2_sub(r, vec2_scale(u, t)));
+    return perp < 0.5 * w->prm->catch_l && t < speed / (1.0 - w->prm->ball_decay);
+}
+
 static void goalie_play(dt_world_t *w, dt_cmd_t *c)
 {
     vec2_t g = own_goal(w), at;
@@ -315,6 +330,10 @@ static void goalie_play(dt_world_t *w, dt_cmd_t *c)
     }
     if (dt_world_ball_kickable(w)) {
         clear_ball(w, c);
+        return;
+    }
+    if (ball_comes_to_me(w, g)) {
+        dt_skill_turn_to(w, c, w->ball.pos); /* stand: it will be in reach */
         return;
     }
     int n = dt_skill_intercept(w, &at);

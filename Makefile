@@ -2,6 +2,7 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
+#                   (SYNCH=1: synch mode; PORT=6000)
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -49,6 +50,10 @@ PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bi
          $(if $(wildcard monitorgw/lp_main.c),$(BUILD)/bin/rcss-logplayer)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
+# the demo team: scripts/demoteam/, a library (its unit tests link it) and dt_main.c
+DEMO_SRC := $(filter-out scripts/demoteam/dt_main.c, $(wildcard scripts/demoteam/*.c))
+LIBDEMO  := $(BUILD)/lib/libdemoteam.a
+TOOLS    += $(if $(DEMO_SRC),$(BUILD)/bin/rcss-demoteam)
 
 # unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
 UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
@@ -80,6 +85,7 @@ $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
 # the browser page is assembled into mgw_page.o (.incbin)
 $(BUILD)/obj/monitorgw/mgw_page.o: monitorgw/mgw_page.html
+$(LIBDEMO): $(call obj,$(DEMO_SRC))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -90,6 +96,9 @@ $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-demoteam: $(call obj,scripts/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -102,10 +111,11 @@ $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
 $(BUILD)/obj/test/e2e/%.o: CFLAGS += -Imonitorgw
+$(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/demoteam
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
-testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW))))
+testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))
 .SECONDEXPANSION:
 # keep test objects (they are intermediate files of the pattern rules)
 .SECONDARY:
@@ -145,12 +155,13 @@ conf-check: all
 
 run: deps
 	$(MAKE) all
-	scripts/demo.sh $(BUILD)/bin
+	SYNCH='$(SYNCH)' PORT='$(PORT)' scripts/demo.sh $(BUILD)/bin
 
 bench: deps
 	$(MAKE) all
 	scripts/bench-clock.sh $(BUILD)/bin
 	scripts/bench-monitors.sh $(BUILD)/bin
+	scripts/bench-synch.sh $(BUILD)/bin
 
 # libFuzzer targets: the libraries are rebuilt with clang and fuzzer instrumentation in
 # $(BUILD)-fuzz; each test/fuzz/fuzz_*.c links against them (only what it uses is pulled).
@@ -177,7 +188,7 @@ fuzz-run: $(FUZZ_BINS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGS) $(BUILD)/bin/rcssclient $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets
 	install -m 644 conf/presets/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets/

@@ -1,28 +1,61 @@
 #!/bin/bash
-# demo.sh BINDIR -- start a server and two demo teams on it; the second team kicks off by
-# sending (dispstart) as a monitor. Attach a monitor to UDP $PORT (rcssmonitor, default
-# 6000) to watch. Ctrl-C stops everything. Extra server arguments: DEMO_ARGS="...".
+# demo.sh BINDIR -- `make run`: start a server and two demo teams (eleven players and an
+# online coach each) and let them play a match, watched in a browser: the server runs
+# with auto_mode (it kicks off each half itself and exits after the match) and serves
+# the browser monitor on HTTP_PORT. Real time by default (two halves of 5 minutes);
+# SYNCH=1 plays in synch mode, as fast as the clients answer. Ctrl-C stops everything
+# (by PID); the demo also ends by itself when the match is over. Environment: PORT
+# (players, default 6000; trainer PORT+1, online coach PORT+2), HTTP_PORT (default
+# PORT+80), SYNCH=1, DEMO_ARGS="server::half_time=60 ..." (more server options).
 set -euo pipefail
-bindir=${1:-build/bin}
+bindir=$(cd "${1:-build/bin}" && pwd)
 port=${PORT:-6000}
+http_port=${HTTP_PORT:-$((port + 80))}
+work=$(mktemp -d /tmp/rcss-demo-XXXXXX)
 pids=()
+server=
 cleanup() {
+    trap - EXIT INT TERM
     for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    [ -n "$server" ] && kill -TERM "$server" 2>/dev/null || true
     wait 2>/dev/null || true
+    rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'echo; echo "demo: stopping"; exit 130' INT TERM
 
-# shellcheck disable=SC2086
-"$bindir/rcssserver" server::port="$port" server::coach_port=$((port + 1)) \
-    server::olcoach_port=$((port + 2)) ${DEMO_ARGS:-} &
+args=(server::port="$port" server::coach_port=$((port + 1)) server::olcoach_port=$((port + 2))
+      server::auto_mode=true server::http_port="$http_port")
+[ "${SYNCH:-0}" = 1 ] && args+=(server::synch_mode=true)
+# shellcheck disable=SC2206
+args+=(${DEMO_ARGS:-})
+(cd "$work" && exec "$bindir/rcssserver" "${args[@]}" >"$work/server.log" 2>&1) &
 server=$!
-pids+=("$server")
 for _ in $(seq 100); do [ -e "/dev/shm/rcssserver-$port" ] && break; sleep 0.05; done
-sleep 0.5
-"$bindir/rcss-demoteam" "$port" DemoLeft &
-pids+=("$!")
-sleep 0.5
-"$bindir/rcss-demoteam" "$port" DemoRight --start &
-pids+=("$!")
-echo "demo: server pid $server on UDP $port; monitors: rcssmonitor --server-port $port; Ctrl-C stops"
-wait "$server"
+sleep 0.3
+if ! kill -0 "$server" 2>/dev/null; then
+    echo "demo: the server did not start; its log:" >&2
+    cat "$work/server.log" >&2
+    exit 1
+fi
+
+# one team, its output in a file; wait until its players and coach are in place
+team() {
+    "$bindir/rcss-demoteam" --port "$port" --team "$1" "${@:2}" >"$work/$1.out" 2>"$work/$1.err" &
+    pids+=("$!")
+    for _ in $(seq 100); do grep -q ': ready' "$work/$1.out" && return 0; sleep 0.1; done
+    echo "demo: team $1 did not get ready:" >&2
+    cat "$work/$1.err" >&2
+    exit 1
+}
+team DemoLeft
+team DemoRight
+
+cat <<EOF
+demo: a match between DemoLeft and DemoRight on UDP $port (server pid $server, teams ${pids[*]})
+      watch it:  http://localhost:$http_port/   (or: rcssmonitor --server-port $port)
+      Ctrl-C stops everything
+EOF
+# the teams leave after time_over: then the demo is over
+for p in "${pids[@]}"; do wait "$p" || true; done
+cat "$work"/DemoLeft.out "$work"/DemoRight.out | grep -v ': ready' || true

@@ -60,8 +60,8 @@ static int burst(const e2e_server_t *s, int *fd, int *port, int v)
             int n = e2e_recv(fd[i], buf, sizeof buf, 0, &port[i]);
             if (n > 0 && strncmp(buf, "(server_param ", 14) == 0)
                 got[i] = 1, answered++;
-            else if (n > 0)
-                got[i] = -1, cr_log_warn("monitor %d: %.60s", i, buf);
+            else if (n > 0) /* a stray datagram (another program on the machine) */
+                cr_log_warn("monitor %d: %.60s", i, buf);
         }
     }
     cr_expect_eq(answered, N, "%d of %d dispinits answered", answered, N);

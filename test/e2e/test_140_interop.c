@@ -89,3 +89,52 @@ Test(interop, commands_after_done_count_in_its_cycle, .timeout = 120)
     e2e_pl_close(&p[1]);
     cr_assert_eq(e2e_server_stop(&s), 0);
 }
+
+/* A busy cycle loses no referee message: a trainer changes the play mode 24 times while
+ * the (synch-mode) server waits for the one player's (done); the referee announces every
+ * mode (spec player-sim.md 6: every change but goal_l/goal_r is said), so the player
+ * hears 24 referee messages, in the order of the commands, before its next (think), and
+ * so does the trainer with its ear on. */
+Test(interop, busy_cycle_keeps_every_referee_message, .timeout = 120)
+{
+    static const char *const modes[] = { "kick_in_l", "kick_in_r", "corner_kick_l",
+                                         "corner_kick_r", "free_kick_l", "free_kick_r",
+                                         "goal_kick_l", "goal_kick_r" };
+    enum { N = 24 };
+    e2e_server_t s;
+    const char *args[] = { "server::synch_mode=true", "server::coach=true", NULL };
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    e2e_pl_t p;
+    e2e_trainer_t t;
+    cr_assert_eq(e2e_pl_connect(&p, &s, "(init Busy (version 19))"), 0);
+    cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
+    cr_assert_eq(e2e_trainer_cmd(&t, "(ear on)"), 0);
+    cr_assert_gt(e2e_pl_wait(&p, "(think)", buf, sizeof buf, 5000), 0);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(e2e_trainer_change_mode(&t, modes[i % 8]), 0, "%s", t.last);
+    e2e_pl_clear(&p);
+    e2e_pl_send(&p, "(done)");
+    cr_assert_gt(e2e_pl_wait(&p, "(think)", buf, sizeof buf, 5000), 0);
+    int k = 0;
+    for (int i = 0; i < p.n; i++) {
+        char want[64];
+        if (strncmp(p.msg[i], "(hear 0 referee ", 16) != 0)
+            continue;
+        cr_assert_lt(k, N, "more referee messages than changes: %s", p.msg[i]);
+        snprintf(want, sizeof want, "(hear 0 referee %s)", modes[k % 8]);
+        cr_expect_str_eq(p.msg[i], want, "message %d", k);
+        k++;
+    }
+    cr_expect_eq(k, N, "the player heard %d of %d", k, N);
+    /* the trainer: (hear referee 0 MODE) for each, in order */
+    for (int i = 0; i < N; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "(hear referee 0 %s)", modes[i % 8]);
+        cr_assert_gt(e2e_recv_prefix(t.fd, "(hear referee ", buf, sizeof buf, 2000, NULL), 0,
+                     "trainer: message %d missing", i);
+        cr_expect_str_eq(buf, want);
+    }
+    e2e_trainer_close(&t);
+    e2e_pl_close(&p);
+    cr_assert_eq(e2e_server_stop(&s), 0);
+}

@@ -82,15 +82,13 @@ static int port_team_has_goalie(const shm_region_sh_t *r, int k)
     return 0;
 }
 
-/* the next number of team k: the first slot never taken, -1 if all 11 were */
+/* the next number of team k: 1 + the players that joined it with (init), as the
+ * reference counts them; -1 once 11 have. A reconnect to a number nobody had does not
+ * count: the init that reaches that number takes it over (see port_take_slot). */
 static int port_next_slot(const shm_region_sh_t *r, int k)
 {
-    for (int u = 0; u < SHM_TEAM_SIZE; u++) {
-        int idx = k * SHM_TEAM_SIZE + u;
-        if (!port_slot_taken(&r->client[idx]) && atomic_load(&r->client[idx].state) == CLIENT_ST_FREE)
-            return idx;
-    }
-    return -1;
+    int n = r->team[k].joined;
+    return n >= 0 && n < SHM_TEAM_SIZE ? k * SHM_TEAM_SIZE + n : -1;
 }
 
 static const char *port_playmode(ngw_t *g)
@@ -147,11 +145,21 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
         *err = E_NO_MORE;
         return -1;
     }
+    /* the number may be held by a client that reconnected to it before anybody joined
+     * with it: the reference initialises that player for the new client, whose address
+     * replaces the old one; here the entry is filled anew (new generation), so the old
+     * client's gateway lets it go and the sim starts the player afresh */
+    if (g->cl[idx].used)
+        ngw_client_detach(g, idx, 0);
+    if (atomic_load(&r->client[idx].state) != CLIENT_ST_FREE) /* the sim waits meanwhile */
+        atomic_store(&r->client[idx].state, CLIENT_ST_CLOSING);
     /* v18+: switched to synchronous see at once (spec 1.1) */
     if (port_fill_entry(g, idx, pi->version, pi->goalie, pi->version >= 18.0, from) < 0) {
+        atomic_store(&r->client[idx].state, CLIENT_ST_FREE);
         *err = E_FAILED;
         return -1;
     }
+    r->team[k].joined++;
     return idx;
 }
 

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  4u
+#define SHM_LAYOUT_VERSION  5u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -337,7 +337,8 @@ typedef struct shm_client_sh {
 
 typedef struct shm_team_sh {
     int32_t used;                  /* 1 once a player of the team connected */
-    int32_t _pad0;
+    int32_t joined;                /* players that joined with (init): the next one is
+                                      number joined + 1 (a reconnect does not count) */
     char    name[SHM_TEAM_NAME_LEN];
 } shm_team_sh_t;
 

@@ -71,7 +71,7 @@ static void client_change_view(ngw_t *g, int idx, const proto_item_t *it)
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_CHANGE_VIEW;
     c.i = it->a;
-    c.flags = it->b ? 0u : 1u; /* bit 0: low asked */
+    c.flags = (it->b ? 0u : 1u) | (it->c ? 2u : 0u); /* bit 0: low asked, 1: one argument */
     client_push(g, idx, &c);
 }
 

@@ -242,7 +242,8 @@ enum {
     SHM_CMD_POINTTO,      /* d[0] dist, d[1] dir deg; i = 1 for off */
     SHM_CMD_ATTENTIONTO,  /* i = side (0 off), flags = unum */
     SHM_CMD_CHANGE_FOCUS, /* d[0] ddist, d[1] ddir deg */
-    SHM_CMD_CHANGE_VIEW,  /* counted only; view state lives in the client table */
+    SHM_CMD_CHANGE_VIEW,  /* i = width; flags bit0 low asked, bit1 one-argument form (the
+                             focus kept within the width); the view is in the client table */
     SHM_CMD_BYE,          /* player/coach left */
     SHM_CMD_RAW,          /* raw received text for the text log (text, may be cut) */
     /* control ring: monitors and trainer */

@@ -397,12 +397,16 @@ static int port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from)
 {
-    if (p->kind == CLIENT_KIND_TRAINER || p->kind == CLIENT_KIND_OLCOACH) {
+    /* blanks before the command: the reference's trainer port reads it with a scanf
+     * pattern that skips them; its online-coach and player ports compare "(init" and
+     * "(reconnect " from the first byte, so there " (init ..." is refused */
+    if (p->kind == CLIENT_KIND_TRAINER) {
         size_t off = port_skip_blank(text, len);
-        if (p->kind == CLIENT_KIND_TRAINER)
-            ngw_trainer_port(g, p, text + off, len - off, from);
-        else
-            ngw_olcoach_port(g, p, text + off, len - off, from);
+        ngw_trainer_port(g, p, text + off, len - off, from);
+        return;
+    }
+    if (p->kind == CLIENT_KIND_OLCOACH) {
+        ngw_olcoach_port(g, p, text, len, from);
         return;
     }
     int idx = port_player_at(g, from);
@@ -425,11 +429,11 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
     }
     proto_init_t pi;
     char err[PROTO_REPLY_LEN];
-    if (proto_parse_init(t, n, &pi, err, sizeof err) < 0) {
+    if (proto_parse_init(text, len, &pi, err, sizeof err) < 0) {
         ngw_udp_sendto(p->fd, from, err);
         return;
     }
     idx = pi.reconnect ? port_reconnect(g, p, &pi, from) : port_join(g, p, &pi, from);
     if (idx >= 0) /* the text log has the init line too, as the reference's */
-        ngw_client_log(g, idx, t, strnlen(t, n));
+        ngw_client_log(g, idx, text, strnlen(text, len));
 }

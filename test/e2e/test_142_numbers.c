@@ -1,9 +1,10 @@
-/* test_142_numbers.c -- player numbers as the reference hands them out (checked against
- * rcssserver 19): an (init) gets 1 + the players that joined the team with (init) before
- * (a number freed by (bye) is never given again), and a (reconnect) to a number nobody
- * joined with does not count. The (init) that reaches such a number takes the player
- * over: the reconnected client is dropped and the new one is that player, with its own
- * protocol (a later reconnect to the number gets v19 parameter messages). */
+/* test_142_numbers.c -- joining as the reference does it (both checked against rcssserver
+ * 19). Player numbers: an (init) gets 1 + the players that joined the team with (init)
+ * before (a number freed by (bye) is never given again), and a (reconnect) to a number
+ * nobody joined with does not count; the (init) that reaches such a number takes the
+ * player over: the reconnected client is dropped and the new one is that player, with its
+ * own protocol (a later reconnect to the number gets v19 parameter messages). Blanks
+ * before (init: refused on the player and online-coach ports, skipped on the trainer's. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,5 +65,39 @@ Test(numbers, reconnect_to_an_unused_number_does_not_count, .timeout = 60)
     e2e_pl_close(&r);
     e2e_pl_close(&again);
     e2e_pl_close(&late);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+/* the reply to one datagram sent to port from a fresh socket */
+static void first_reply(int port, const char *msg, char *out, size_t len)
+{
+    int fd = e2e_udp_open();
+    e2e_send(fd, port, msg);
+    if (e2e_recv(fd, out, len, 2000, NULL) <= 0)
+        out[0] = '\0';
+    close(fd);
+}
+
+/* The reference compares "(init " and "(reconnect " from the first byte on the player
+ * port and "(init" on the online-coach port (a blank before them is an unknown command
+ * / an illegal form), but reads the trainer's init with a pattern that skips blanks. */
+Test(numbers, blanks_before_init, .timeout = 60)
+{
+    e2e_server_t s;
+    const char *args[] = { "server::coach=true", NULL };
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    first_reply(s.port, " (init TA (version 19))", buf, sizeof buf);
+    cr_expect_str_eq(buf, "(error unknown_command)");
+    first_reply(s.port, "\t(init TA (version 19))", buf, sizeof buf);
+    cr_expect_str_eq(buf, "(error unknown_command)");
+    e2e_pl_t a;
+    join(&a, &s, "(init TA (version 19))", "(init l 1 before_kick_off)");
+    first_reply(s.port, " (reconnect TA 1)", buf, sizeof buf);
+    cr_expect_str_eq(buf, "(error unknown_command)");
+    first_reply(s.olcoach_port, " (init TA (version 19))", buf, sizeof buf);
+    cr_expect_str_eq(buf, "(error illegal_command_form)");
+    first_reply(s.coach_port, " (init (version 19))", buf, sizeof buf);
+    cr_expect_str_eq(buf, "(init ok)");
+    e2e_pl_close(&a);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }

@@ -138,3 +138,26 @@ Test(interop, busy_cycle_keeps_every_referee_message, .timeout = 120)
     e2e_pl_close(&p);
     cr_assert_eq(e2e_server_stop(&s), 0);
 }
+
+/* player::random_seed -1 (the default): the types come from the simulator's seed, and
+ * player_param shows that seed as random_seed, as the reference does (checked against
+ * rcssserver 19: "(random_seed N)" with N its "Simulator Random Seed"); a given
+ * player::random_seed is shown as given */
+Test(interop, player_param_shows_the_seed_used, .timeout = 60)
+{
+    static const char *const runs[][3] = {
+        { "server::random_seed=4242", "player::random_seed=-1", "(random_seed 4242)" },
+        { "server::random_seed=4242", "player::random_seed=17", "(random_seed 17)" },
+    };
+    for (int r = 0; r < 2; r++) {
+        e2e_server_t s;
+        const char *args[] = { runs[r][0], runs[r][1], NULL };
+        cr_assert_eq(e2e_server_start(&s, args), 0);
+        e2e_pl_t p;
+        cr_assert_eq(e2e_pl_connect(&p, &s, "(init Seed (version 19))"), 0);
+        cr_assert_gt(e2e_pl_wait(&p, "(player_param ", buf, sizeof buf, 2000), 0);
+        cr_expect(strstr(buf, runs[r][2]) != NULL, "%s: %.200s", runs[r][1], buf);
+        e2e_pl_close(&p);
+        cr_assert_eq(e2e_server_stop(&s), 0);
+    }
+}

@@ -64,14 +64,16 @@ enum {
     MGW_CMD_CTRL,         /* ctrl holds a record for the sim (operators only) */
     MGW_CMD_BYE,          /* (dispbye) */
     MGW_CMD_COMPRESSION,  /* level in .level (negative: off); reply holds the ok */
-    MGW_CMD_DISPINIT      /* a (dispinit ...) to the monitor's own port: re-init */
+    MGW_CMD_DISPINIT,     /* a (dispinit ...) to the monitor's own port: re-init */
+    MGW_CMD_CHECK_BALL    /* coach mode: (check_ball), answered from the newest snapshot */
 };
 
 typedef struct mgw_cmd {
     int          kind;
     int          level;
     shm_cmd_sh_t ctrl;
-    char         reply[96];
+    char         reply[96];    /* with MGW_CMD_CTRL: the ok sent once it is queued */
+    char         team[SHM_TEAM_NAME_LEN]; /* a coach-mode player move: ctrl.i from it */
 } mgw_cmd_t;
 
 #define MGW_E_OPERATOR "(error referee_commands_need_operator_rights)"
@@ -79,6 +81,13 @@ typedef struct mgw_cmd {
 /* Parse one command a monitor sent (spec 1.6). Positions are kept on the field plus a
  * 5 m margin; angles normalised. */
 void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out);
+/* With server::coach or coach_w_referee: the trainer commands a monitor may send
+ * (start, change_mode, move, recover, check_ball; spec 1.6). 1 if text is one of them
+ * (out filled), 0 if it is not (then mgw_parse_cmd decides). */
+int  mgw_parse_coach_cmd(const char *text, mgw_cmd_t *out);
+/* (ok check_ball TIME in_field|goal_l|goal_r|out_of_field) of snapshot s; its length or
+ * -1 */
+int  mgw_check_ball(const shm_snapshot_sh_t *s, const conf_t *c, char *buf, size_t len);
 
 /* Operator addresses (server::monitor_operators): comma or blank separated IPv4/IPv6
  * addresses with an optional /prefix, or "*" for anyone; "" nobody. */

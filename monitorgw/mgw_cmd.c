@@ -1,13 +1,16 @@
 /* mgw_cmd.c -- commands a monitor sends to its own port (spec monitor-log-coach.md 1.6),
  * parsed into control records for the sim: dispstart, dispfoul, dispplayer, dispdiscard,
- * dispcard; dispbye; compression. Pure; anything else is illegal_command_form. Also the
- * operator list (server::monitor_operators) that decides who may send the referee ones. */
+ * dispcard; dispbye; compression; with server::coach or coach_w_referee also the
+ * trainer's start, change_mode, move, recover and check_ball. Pure; anything else is
+ * illegal_command_form. Also the operator list (server::monitor_operators) that decides
+ * who may send the referee ones. */
 #include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mgw.h"
+#include "playmode.h"
 #include "sexp.h"
 
 /* positions placed by a monitor stay on the pitch plus this margin (m) */
@@ -150,6 +153,117 @@ void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out)
         cmd_compression(root, out);
     else
         cmd_error(out);
+}
+
+/* ---- coach mode ------------------------------------------------------------------------
+ * The reference recognises these by prefix ("(start)", "(change_mode", "(move",
+ * "(recover", "(check_ball") and reads them with the trainer's scanf patterns, so they
+ * are read the same way here: anything after the last field is ignored, a ball move
+ * takes 2, 3 or 5 numbers (x y [dir [vx vy]]; 4 is illegal_command_form), a player move
+ * 2, 3 or 5 (x y [dir [vx vy]]). Infinities are refused with NaN (a trainer's move too). */
+#define CMD_E_OBJECT "(error illegal_object_form)"
+
+static void cmd_reply(mgw_cmd_t *out, int kind, const char *reply)
+{
+    out->kind = kind;
+    snprintf(out->reply, sizeof out->reply, "%s", reply);
+}
+
+static void coach_change_mode(const char *text, mgw_cmd_t *out)
+{
+    char mode[128];
+    if (sscanf(text, " ( change_mode %127[-0-9a-zA-Z.+*/?<>_] ) ", mode) != 1)
+        return cmd_error(out);
+    int pm = playmode_lookup(mode);
+    if (pm <= PM_NULL)
+        return cmd_reply(out, MGW_CMD_ERROR, "(error illegal_mode)");
+    cmd_ctrl(out, SHM_CMD_CHANGE_MODE)->i = pm;
+    snprintf(out->reply, sizeof out->reply, "(ok change_mode)");
+}
+
+static void coach_move(const char *text, mgw_cmd_t *out)
+{
+    char obj[128], name[130], team[128];
+    double d[5] = { 0.0, 0.0, 0.0, 0.0, 0.0 };
+    int unum = 0;
+    int n = sscanf(text, " ( move ( %127[^)] ) %lf %lf %lf %lf %lf ) ", obj, &d[0], &d[1],
+                   &d[2], &d[3], &d[4]);
+    for (int k = 0; k < 5; k++) {
+        if (!isfinite(d[k]))
+            n = 0;
+    }
+    if (n < 3)
+        return cmd_reply(out, MGW_CMD_ERROR, CMD_E_OBJECT);
+    if (strcmp(obj, "ball") == 0) {
+        if (n == 5)
+            return cmd_error(out);
+        shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_MOVE_BALL);
+        c->d[0] = d[0];
+        c->d[1] = d[1];
+        c->flags = n == 6 ? 1u : 0u; /* the direction is read and ignored */
+        c->d[2] = n == 6 ? d[3] : 0.0;
+        c->d[3] = n == 6 ? d[4] : 0.0;
+    } else {
+        snprintf(name, sizeof name, "(%s)", obj);
+        if (sscanf(name, "(player %127s %d)", team, &unum) != 2 || unum < 1
+            || unum > SHM_TEAM_SIZE)
+            return cmd_reply(out, MGW_CMD_ERROR, CMD_E_OBJECT);
+        if (n == 5)
+            return cmd_error(out);
+        shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_MOVE_PLAYER);
+        unsigned what = n == 3 ? 0x3u : n == 4 ? 0x7u : 0x1fu;
+        c->flags = (uint32_t)unum | what << 8 | 1u << 13; /* a velocity not given is kept */
+        memcpy(c->d, d, sizeof d);
+        if (strlen(team) < sizeof out->team) /* longer: no team's, "(ok move)" for nothing */
+            snprintf(out->team, sizeof out->team, "%s", team); /* the side: mgw_peer.c */
+    }
+    snprintf(out->reply, sizeof out->reply, "(ok move)");
+}
+
+int mgw_parse_coach_cmd(const char *text, mgw_cmd_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (strncmp(text, "(start)", 7) == 0) {
+        cmd_ctrl(out, SHM_CMD_START);
+        snprintf(out->reply, sizeof out->reply, "(ok start)");
+    } else if (strncmp(text, "(change_mode", 12) == 0) {
+        coach_change_mode(text, out);
+    } else if (strncmp(text, "(move", 5) == 0) {
+        coach_move(text, out);
+    } else if (strncmp(text, "(recover", 8) == 0) {
+        cmd_ctrl(out, SHM_CMD_RECOVER);
+        snprintf(out->reply, sizeof out->reply, "(ok recover)");
+    } else if (strncmp(text, "(check_ball", 11) == 0) {
+        out->kind = MGW_CMD_CHECK_BALL;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Stadium::ballPosInfo: in a goal (the goal's box, ball_size beyond the goal line, its
+ * width plus a post radius), off the pitch (plus ball_size), or on it */
+#define CMD_GOAL_DEPTH  2.44
+#define CMD_POST_RADIUS 0.06
+
+static int in_rect(double x, double y, double cx, double w, double h)
+{
+    return x >= cx - w * 0.5 && x <= cx + w * 0.5 && y >= -h * 0.5 && y <= h * 0.5;
+}
+
+int mgw_check_ball(const shm_snapshot_sh_t *s, const conf_t *c, char *buf, size_t len)
+{
+    double bs = conf_real(c, SP_ball_size), gw = conf_real(c, SP_goal_width);
+    double x = s->ball.x, y = s->ball.y, gx = (105.0 + CMD_GOAL_DEPTH) * 0.5 + bs;
+    const char *where = "in_field";
+    if (in_rect(x, y, -gx, CMD_GOAL_DEPTH, gw + CMD_POST_RADIUS))
+        where = "goal_l";
+    else if (in_rect(x, y, gx, CMD_GOAL_DEPTH, gw + CMD_POST_RADIUS))
+        where = "goal_r";
+    else if (!in_rect(x, y, 0.0, 105.0 + 2.0 * bs, 68.0 + 2.0 * bs))
+        where = "out_of_field";
+    int n = snprintf(buf, len, "(ok check_ball %d %s)", s->time, where);
+    return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 /* ---- operators ---------------------------------------------------------------------- */

@@ -165,6 +165,21 @@ static void peer_set_version(mgw_t *g, mgw_peer_t *p, int version)
     mgw_fanout_init(g, p);
 }
 
+/* the side whose team is called name, 0 if none */
+static int peer_team_side(const mgw_t *g, const char *name)
+{
+    for (int k = 0; k < 2 && name[0]; k++) {
+        if (g->r->team[k].used && strcmp(g->r->team[k].name, name) == 0)
+            return k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    }
+    return 0;
+}
+
+static int peer_coach_mode(const mgw_t *g)
+{
+    return conf_bool(&g->conf, SP_coach) || conf_bool(&g->conf, SP_coach_w_referee);
+}
+
 static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *buf, size_t n)
 {
     int v;
@@ -176,8 +191,18 @@ static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *
         }
         shm_cmd_sh_t rec = c->ctrl;
         rec.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
+        if (rec.kind == SHM_CMD_MOVE_PLAYER && rec.i == 0)
+            rec.i = peer_team_side(g, c->team); /* an unknown team: "(ok move)", no move */
         if (shm_ctrl_push(&g->self->ctrl, &rec) < 0)
             log_warn("control ring full: monitor command dropped");
+        if (c->reply[0]) /* coach mode's ok (the sim applies it at its next step) */
+            mgw_fanout_reply(g, p, c->reply);
+        break;
+    }
+    case MGW_CMD_CHECK_BALL: {
+        char msg[96];
+        if (g->have_snap && mgw_check_ball(&g->snap, &g->conf, msg, sizeof msg) > 0)
+            mgw_fanout_reply(g, p, msg);
         break;
     }
     case MGW_CMD_BYE:
@@ -221,7 +246,8 @@ void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
         len--;
     buf[len] = '\0';
-    mgw_parse_cmd(buf, len, &c);
+    if (!peer_coach_mode(g) || !mgw_parse_coach_cmd(buf, &c))
+        mgw_parse_cmd(buf, len, &c);
     peer_apply(g, p, &c, buf, len);
 }
 

@@ -71,7 +71,7 @@ static void client_change_view(ngw_t *g, int idx, const proto_item_t *it)
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_CHANGE_VIEW;
     c.i = it->a;
-    c.flags = it->b ? 0u : 1u; /* bit 0: low asked */
+    c.flags = (it->b ? 0u : 1u) | (it->c ? 2u : 0u); /* bit 0: low asked, 1: one argument */
     client_push(g, idx, &c);
 }
 
@@ -127,7 +127,7 @@ static int client_item(ngw_t *g, int idx, proto_item_t *it)
         break;
     case PROTO_IT_SENSE_BODY:   ngw_cycle_sense_body(g, idx); break;
     case PROTO_IT_SCORE:        client_score(g, idx); break;
-    case PROTO_IT_DONE:         client_done(g, idx); break;
+    case PROTO_IT_DONE:         break; /* after the whole datagram: ngw_client_command */
     case PROTO_IT_COMPRESSION:  client_compression(g, idx, it->a); break;
     case PROTO_IT_CLANG: {
         char msg[64];
@@ -159,10 +159,17 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
                        g->r->team[1 - k].name, &p);
     if (p.dropped)
         log_debug("client %d: %d commands of one datagram dropped", idx, p.dropped);
+    int done = 0;
     for (int i = 0; i < p.n; i++) {
+        done |= p.item[i].kind == PROTO_IT_DONE;
         if (client_item(g, idx, &p.item[i]))
             return;
     }
+    /* a (done) tells the sim it may step only once every record of its datagram is in
+     * the ring: the reference reads a whole datagram before it steps, so a command after
+     * the (done) (librcsc sends (done)(say ...)) belongs to the same cycle */
+    if (done)
+        client_done(g, idx);
 }
 
 /* one datagram from a connected player: inflated if it asked for compression */

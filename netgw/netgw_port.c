@@ -82,15 +82,13 @@ static int port_team_has_goalie(const shm_region_sh_t *r, int k)
     return 0;
 }
 
-/* the next number of team k: the first slot never taken, -1 if all 11 were */
+/* the next number of team k: 1 + the players that joined it with (init), as the
+ * reference counts them; -1 once 11 have. A reconnect to a number nobody had does not
+ * count: the init that reaches that number takes it over (see port_take_slot). */
 static int port_next_slot(const shm_region_sh_t *r, int k)
 {
-    for (int u = 0; u < SHM_TEAM_SIZE; u++) {
-        int idx = k * SHM_TEAM_SIZE + u;
-        if (!port_slot_taken(&r->client[idx]) && atomic_load(&r->client[idx].state) == CLIENT_ST_FREE)
-            return idx;
-    }
-    return -1;
+    int n = r->team[k].joined;
+    return n >= 0 && n < SHM_TEAM_SIZE ? k * SHM_TEAM_SIZE + n : -1;
 }
 
 static const char *port_playmode(ngw_t *g)
@@ -147,11 +145,21 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
         *err = E_NO_MORE;
         return -1;
     }
+    /* the number may be held by a client that reconnected to it before anybody joined
+     * with it: the reference initialises that player for the new client, whose address
+     * replaces the old one; here the entry is filled anew (new generation), so the old
+     * client's gateway lets it go and the sim starts the player afresh */
+    if (g->cl[idx].used)
+        ngw_client_detach(g, idx, 0);
+    if (atomic_load(&r->client[idx].state) != CLIENT_ST_FREE) /* the sim waits meanwhile */
+        atomic_store(&r->client[idx].state, CLIENT_ST_CLOSING);
     /* v18+: switched to synchronous see at once (spec 1.1) */
     if (port_fill_entry(g, idx, pi->version, pi->goalie, pi->version >= 18.0, from) < 0) {
+        atomic_store(&r->client[idx].state, CLIENT_ST_FREE);
         *err = E_FAILED;
         return -1;
     }
+    r->team[k].joined++;
     return idx;
 }
 
@@ -389,12 +397,16 @@ static int port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from)
 {
-    if (p->kind == CLIENT_KIND_TRAINER || p->kind == CLIENT_KIND_OLCOACH) {
+    /* blanks before the command: the reference's trainer port reads it with a scanf
+     * pattern that skips them; its online-coach and player ports compare "(init" and
+     * "(reconnect " from the first byte, so there " (init ..." is refused */
+    if (p->kind == CLIENT_KIND_TRAINER) {
         size_t off = port_skip_blank(text, len);
-        if (p->kind == CLIENT_KIND_TRAINER)
-            ngw_trainer_port(g, p, text + off, len - off, from);
-        else
-            ngw_olcoach_port(g, p, text + off, len - off, from);
+        ngw_trainer_port(g, p, text + off, len - off, from);
+        return;
+    }
+    if (p->kind == CLIENT_KIND_OLCOACH) {
+        ngw_olcoach_port(g, p, text, len, from);
         return;
     }
     int idx = port_player_at(g, from);
@@ -417,11 +429,11 @@ void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
     }
     proto_init_t pi;
     char err[PROTO_REPLY_LEN];
-    if (proto_parse_init(t, n, &pi, err, sizeof err) < 0) {
+    if (proto_parse_init(text, len, &pi, err, sizeof err) < 0) {
         ngw_udp_sendto(p->fd, from, err);
         return;
     }
     idx = pi.reconnect ? port_reconnect(g, p, &pi, from) : port_join(g, p, &pi, from);
     if (idx >= 0) /* the text log has the init line too, as the reference's */
-        ngw_client_log(g, idx, t, strnlen(t, n));
+        ngw_client_log(g, idx, text, strnlen(text, len));
 }

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  4u
+#define SHM_LAYOUT_VERSION  5u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -242,7 +242,8 @@ enum {
     SHM_CMD_POINTTO,      /* d[0] dist, d[1] dir deg; i = 1 for off */
     SHM_CMD_ATTENTIONTO,  /* i = side (0 off), flags = unum */
     SHM_CMD_CHANGE_FOCUS, /* d[0] ddist, d[1] ddir deg */
-    SHM_CMD_CHANGE_VIEW,  /* counted only; view state lives in the client table */
+    SHM_CMD_CHANGE_VIEW,  /* i = width; flags bit0 low asked, bit1 one-argument form (the
+                             focus kept within the width); the view is in the client table */
     SHM_CMD_BYE,          /* player/coach left */
     SHM_CMD_RAW,          /* raw received text for the text log (text, may be cut) */
     /* control ring: monitors and trainer */
@@ -337,7 +338,8 @@ typedef struct shm_client_sh {
 
 typedef struct shm_team_sh {
     int32_t used;                  /* 1 once a player of the team connected */
-    int32_t _pad0;
+    int32_t joined;                /* players that joined with (init): the next one is
+                                      number joined + 1 (a reconnect does not count) */
     char    name[SHM_TEAM_NAME_LEN];
 } shm_team_sh_t;
 

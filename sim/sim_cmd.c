@@ -176,30 +176,42 @@ static void cmd_attentionto(sim_world_t *w, int idx, sim_player_t *p, const shm_
     p->sh.count[SHM_CNT_ATTENTIONTO]++;
 }
 
-static double view_half_angle(const sim_player_t *p)
+/* half the visible angle (rad) of view width vw (SHM_VIEW_*): server::visible_angle x
+ * 1/2, 1, 2 asynchronous, x 2/3, 4/3, 2 with synch see (spec 4.1) */
+static double view_half_angle(const sim_world_t *w, const sim_player_t *p, int vw)
 {
-    static const double async_deg[3] = { 45.0, 90.0, 180.0 };
-    static const double synch_deg[3] = { 60.0, 120.0, 180.0 };
-    int vw = p->sh.view_width < 0 || p->sh.view_width > 2 ? 1 : p->sh.view_width;
-    return sim_deg2rad((p->sh.synch_see ? synch_deg : async_deg)[vw]) * 0.5;
+    static const double async_k[3] = { 0.5, 1.0, 2.0 };
+    static const double synch_k[3] = { 2.0 / 3.0, 4.0 / 3.0, 2.0 };
+    if (vw < 0 || vw > 2)
+        vw = 1;
+    double va = sim_deg2rad(conf_real(w->conf, SP_visible_angle));
+    return va * (p->sh.synch_see ? synch_k : async_k)[vw] * 0.5;
 }
 
-static void cmd_change_focus(sim_player_t *p, const shm_cmd_sh_t *c)
+static void cmd_change_focus(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c)
 {
     if (!isfinite(c->d[0]) || !isfinite(c->d[1]))
         return;
-    double h = view_half_angle(p);
+    double h = view_half_angle(w, p, p->sh.view_width);
     p->sh.focus_dist = sim_bound(0.0, p->sh.focus_dist + c->d[0], 40.0);
     p->sh.focus_dir = sim_bound(-h, angle_norm(p->sh.focus_dir + sim_deg2rad(c->d[1])), h);
     p->sh.count[SHM_CNT_CHANGE_FOCUS]++;
 }
 
 /* the view itself lives in the client table (the gateway's); a synch-see player's
- * request for low quality (c->flags bit 0) is refused and not counted */
-static void cmd_change_view(sim_player_t *p, const shm_cmd_sh_t *c)
+ * request for low quality (c->flags bit 0) is refused and not counted. The
+ * one-argument form (bit 1) also keeps the focus direction within the new width
+ * (c->i), as the reference's change_view(width) does; the two-argument form does not. */
+static void cmd_change_view(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c)
 {
     if (p->sh.synch_see && (c->flags & 1u))
         return;
+    if (c->i >= SHM_VIEW_NARROW && c->i <= SHM_VIEW_WIDE) /* for a change_focus after it */
+        p->sh.view_width = (int8_t)c->i;
+    if (c->flags & 2u) {
+        double h = view_half_angle(w, p, c->i);
+        p->sh.focus_dir = sim_bound(-h, p->sh.focus_dir, h);
+    }
     p->sh.count[SHM_CNT_CHANGE_VIEW]++;
 }
 
@@ -219,8 +231,8 @@ void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     case SHM_CMD_SAY:          cmd_say(w, p, c); break;
     case SHM_CMD_POINTTO:      cmd_pointto(w, p, c); break;
     case SHM_CMD_ATTENTIONTO:  cmd_attentionto(w, idx, p, c); break;
-    case SHM_CMD_CHANGE_FOCUS: cmd_change_focus(p, c); break;
-    case SHM_CMD_CHANGE_VIEW:  cmd_change_view(p, c); break;
+    case SHM_CMD_CHANGE_FOCUS: cmd_change_focus(w, p, c); break;
+    case SHM_CMD_CHANGE_VIEW:  cmd_change_view(w, p, c); break;
     case SHM_CMD_BYE:          sim_player_disable(w, idx); break;
     case SHM_CMD_RAW:          sim_world_textlog(w, p->sh.side, p->sh.unum, c); break;
     default:                   break; /* control kinds are not a player's */

@@ -75,17 +75,10 @@ static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
 static void ctrl_foul(sim_world_t *w, const shm_cmd_sh_t *c)
 {
     double x = isfinite(c->d[0]) ? c->d[0] : 0.0, y = isfinite(c->d[1]) ? c->d[1] : 0.0;
-    if (c->i == 0) {
+    if (c->i == 0)
         sim_referee_drop_ball(w, x, y);
-        return;
-    }
-    w->ball.x = x;
-    w->ball.y = y;
-    w->ball.vx = w->ball.vy = w->ball.ax = w->ball.ay = 0.0;
-    w->catcher = -1;
-    int left = c->i == SHM_SIDE_LEFT;
-    sim_world_referee_say(w, left ? "foul_r" : "foul_l");
-    sim_referee_set_mode(w, left ? PM_FREE_KICK_L : PM_FREE_KICK_R);
+    else
+        sim_referee_call_foul(w, c->i, x, y);
 }
 
 static void ctrl_card(sim_world_t *w, const shm_cmd_sh_t *c)

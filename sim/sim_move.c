@@ -47,8 +47,13 @@ void sim_move_wind_half_time(sim_world_t *w)
 
 static void add_wind(sim_world_t *w, const mobj_t *o)
 {
-    if (w->wind_rand < SIM_EPS)
+    if (w->wind_rand < SIM_EPS) {
+        /* no wind still adds a zero vector, as the reference does: a velocity of -0
+         * (a resting object that collided: 0 * -0.1) becomes +0 here, and prints "0" */
+        *o->vx += 0.0;
+        *o->vy += 0.0;
         return;
+    }
     double speed = sqrt(*o->vx * *o->vx + *o->vy * *o->vy);
     double k = o->weight * SIM_WIND_WEIGHT;
     double ex = sim_drand(&w->rng_move, -w->wind_rand, w->wind_rand);

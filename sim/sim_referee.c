@@ -223,6 +223,19 @@ void sim_referee_drop_ball(sim_world_t *w, double x, double y)
     drop_ball_at(w, x, y, 0); /* Stadium::dropBall: no penalty-area rule */
 }
 
+void sim_referee_call_foul(sim_world_t *w, int side, double x, double y)
+{
+    if (sim_ref_is_penalty(w->play_mode) || (side != SHM_SIDE_LEFT && side != SHM_SIDE_RIGHT))
+        return;
+    if (!isfinite(x) || !isfinite(y))
+        x = y = 0.0;
+    sim_world_referee_say(w, side == SHM_SIDE_LEFT ? "foul_r" : "foul_l");
+    w->catcher = -1;
+    sim_ref_truncate(&x, &y);
+    sim_ref_place_ball(w, side == SHM_SIDE_LEFT ? PM_FREE_KICK_L : PM_FREE_KICK_R, side, x, y);
+    sim_ref_place_in_field(w);
+}
+
 void sim_ref_award_drop_ball(sim_world_t *w, double x, double y)
 {
     drop_ball_at(w, x, y, 1);

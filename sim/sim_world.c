@@ -167,6 +167,8 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl)
         sim_player_t *p = &w->pl[i];
         uint32_t st = atomic_load_explicit(&e->state, memory_order_acquire);
         int active = st == CLIENT_ST_ACTIVE && e->kind == CLIENT_KIND_PLAYER;
+        if (st == CLIENT_ST_CLOSING && p->sh.enabled)
+            continue; /* a reconnect hands him over to another client: he stays on */
         if (active && (!p->seen || p->generation != e->generation)) {
             int side = e->side == SHM_SIDE_RIGHT ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT;
             int unum = i % SHM_TEAM_SIZE + 1; /* the slot decides, not the entry */

@@ -255,6 +255,10 @@ int  sim_referee_kick_allowed(int pm);
 /* A drop ball called from outside (monitor dispfoul with side 0): at (x, y) on the pitch,
  * drop_ball then play_on at once (not during a shoot-out). */
 void sim_referee_drop_ball(sim_world_t *w, double x, double y);
+/* Monitor dispfoul for side (Stadium::callFoul): nothing during a shoot-out; otherwise
+ * the referee says foul_<other side>, the ball goes to (x, y) kept on the pitch, the mode
+ * becomes free_kick_<side> and players beyond the pitch margin are pulled back. */
+void sim_referee_call_foul(sim_world_t *w, int side, double x, double y);
 /* Auto mode, once after every step (server::auto_mode): counts kick_off_wait or
  * connect_wait in before_kick_off (players = connected player clients) and kicks off,
  * counts game_over_wait in time_over. Returns SIM_AUTO_* flags (sim_ref.h). */

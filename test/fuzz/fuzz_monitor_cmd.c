@@ -1,8 +1,10 @@
 /* fuzz_monitor_cmd.c -- libFuzzer target: arbitrary datagrams through the monitor parsers
  * (mgw_parse_cmd for a registered monitor's port, dispinit_parse for the hand-over, the
- * zlib unpacker of compressed monitors, the operator list parser), checking the
+ * zlib unpacker of compressed monitors, the operator list parser, the coach-mode
+ * commands), checking the
  * invariants monitorgw relies on: a known kind, a NUL-terminated reply, control records
  * with sides and unums in range and positions on the field. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,5 +44,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mgw_ops_t ops;
     if (mgw_ops_parse(list, &ops, err, sizeof err) == 0 && (ops.n < 0 || ops.n > MGW_MAX_OPS))
         abort();
+    /* coach mode: a finite move, a unum in range, a NUL-terminated team name */
+    if (mgw_parse_coach_cmd(list, &c)) {
+        if (memchr(c.reply, '\0', sizeof c.reply) == NULL
+            || memchr(c.team, '\0', sizeof c.team) == NULL)
+            abort();
+        if (c.kind == MGW_CMD_CTRL && c.ctrl.kind == SHM_CMD_MOVE_PLAYER
+            && ((c.ctrl.flags & 0xffu) < 1 || (c.ctrl.flags & 0xffu) > SHM_TEAM_SIZE))
+            abort();
+        for (int i = 0; i < 5; i++) {
+            if (c.kind == MGW_CMD_CTRL && !isfinite(c.ctrl.d[i]))
+                abort();
+        }
+    }
     return 0;
 }

@@ -116,6 +116,15 @@ Test(coachcmd, trainer_move)
     }
     trainer("(move (player T 1) 1 2 3 4)");
     cr_expect_str_eq(cmd.reply, "(error illegal_command_form)");
+    /* the ball takes x y [dir [vx vy]] too (the reference's one pattern for both): a
+     * velocity without the direction before it is four numbers, illegal_command_form
+     * (checked against rcssserver 19); x y dir moves it at rest */
+    trainer("(move (ball) 1 2 0.5 0.5)");
+    cr_expect_eq(cmd.kind, COACH_NONE);
+    cr_expect_str_eq(cmd.reply, "(error illegal_command_form)");
+    trainer("(move (ball) 1 2 45)");
+    cr_expect(cmd.kind == COACH_MOVE && cmd.ball && cmd.nnum == 3);
+    cr_expect_str_eq(cmd.reply, "(ok move)");
 }
 
 Test(coachcmd, trainer_settings_and_say)

@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 4u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 5u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 216);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -257,7 +257,7 @@ Test(layout, team)
 {
     PIN_SIZE(shm_team_sh_t, 24);
     PIN_OFF(shm_team_sh_t, used, 0);
-    PIN_OFF(shm_team_sh_t, _pad0, 4);
+    PIN_OFF(shm_team_sh_t, joined, 4);
     PIN_OFF(shm_team_sh_t, name, 8);
 }
 

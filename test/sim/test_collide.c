@@ -148,6 +148,24 @@ Test(collide, trainer_move_resolves_at_once, .timeout = 10)
     cr_expect_float_eq(a->sh.x, -10.2 + 0.3, EPS);
 }
 
+/* A resting ball touched in play_on: 0 * -0.1 leaves its velocity at -0 (IEEE 754), as
+ * in the reference; the next step adds the reference's wind vector, (0, 0) when there is
+ * no wind, and -0 + 0 = +0, so see_global prints "0" (not "-0") from then on. */
+Test(collide, resting_ball_velocity_is_plus_zero_after_a_step, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    w.play_mode = PM_PLAY_ON;
+    w.ball.x = -10.0;
+    w.ball.y = 2.0;
+    test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 2.2, 0.0);
+    sim_collide(&w);
+    cr_expect_float_eq(w.ball.y, 2.1 - 0.1925, EPS);
+    cr_expect(signbit(w.ball.vy) && w.ball.vy == 0.0, "-0 right after the collision");
+    sim_step(&w);
+    cr_expect(w.ball.vx == 0.0 && !signbit(w.ball.vx), "vx %g", w.ball.vx);
+    cr_expect(w.ball.vy == 0.0 && !signbit(w.ball.vy), "vy %g", w.ball.vy);
+}
+
 /* ---- posts ---- */
 /* The ball (size 0.085) rolls along y = 7.07 into the right post (centre 52.44, radius
  * 0.06 + 0.085 = 0.145) at 2.5 m/cycle from x = 50: contact at 52.295, the remaining

@@ -251,3 +251,28 @@ Test(ref_match, monitor_drop_ball_stays_in_the_area, .timeout = 10)
     cr_expect_float_eq(w.ball.x, -36.0, 1e-9);
     cr_expect_float_eq(w.ball.y, 20.16, 1e-9);
 }
+
+/* ---- the monitor's foul (Stadium::callFoul) ------------------------------------------- */
+/* the ball is kept on the pitch (|x| <= 52.5, |y| <= 34), players beyond the pitch plus
+ * pitch_margin 5 m are pulled to its edge, and during a shoot-out nothing happens */
+Test(ref_match, monitor_foul_keeps_ball_and_players_in, .timeout = 10)
+{
+    ref_world(&w, NULL);
+    sim_player_t *far = test_player(&w, SHM_SIDE_LEFT, 2, -10.0, 45.0, 0.0);
+    sim_player_t *near = test_player(&w, SHM_SIDE_RIGHT, 3, 56.0, 0.0, 0.0);
+    ref_mode(&w, PM_PLAY_ON);
+    ref_log[0] = '\0';
+    sim_referee_call_foul(&w, SHM_SIDE_LEFT, 57.5, -39.0); /* the monitor's largest values */
+    cr_expect_str_eq(ref_log, "foul_r;free_kick_l;");
+    cr_expect_eq(w.play_mode, PM_FREE_KICK_L);
+    cr_expect_float_eq(w.ball.x, 52.5, 1e-12);
+    cr_expect_float_eq(w.ball.y, -34.0, 1e-12);
+    cr_expect_float_eq(far->sh.y, 39.0, 1e-12, "pulled back to 34 + 5");
+    cr_expect_float_eq(far->sh.x, -10.0, 1e-12);
+    cr_expect_float_eq(near->sh.x, 56.0, 1e-12, "within the margin: left alone");
+    ref_mode(&w, PM_PENALTY_SETUP_L);
+    ref_log[0] = '\0';
+    sim_referee_call_foul(&w, SHM_SIDE_RIGHT, 0.0, 0.0);
+    cr_expect_str_eq(ref_log, "", "no foul during a shoot-out");
+    cr_expect_eq(w.play_mode, PM_PENALTY_SETUP_L);
+}

@@ -185,6 +185,36 @@ Test(rules, sync_clients_enables_and_disables, .timeout = 10)
     cr_expect_float_eq(p->sh.x, 12.0, EPS);
 }
 
+/* a reconnect to a connected player marks the entry CLOSING while the new client's
+ * socket is opened, then ACTIVE again with the same generation: the player is the same
+ * (the reference keeps the player object on the field), so a sim that looks during the
+ * hand-over must neither take him off nor reset him */
+Test(rules, sync_clients_keeps_a_player_being_handed_over, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    shm_client_sh_t cl[SHM_MAX_CLIENTS];
+    memset(cl, 0, sizeof cl);
+    int idx = shm_player_index(SHM_SIDE_LEFT, 2);
+    atomic_store(&cl[idx].state, CLIENT_ST_ACTIVE);
+    cl[idx].kind = CLIENT_KIND_PLAYER;
+    cl[idx].side = SHM_SIDE_LEFT;
+    cl[idx].unum = 2;
+    cl[idx].generation = 3;
+    sim_world_sync_clients(&w, cl);
+    sim_player_t *p = &w.pl[idx];
+    cr_assert_eq(p->sh.enabled, 1);
+    p->sh.x = -7.5;
+    p->sh.stamina = 4000.0;
+    atomic_store(&cl[idx].state, CLIENT_ST_CLOSING);
+    sim_world_sync_clients(&w, cl);
+    cr_expect_eq(p->sh.enabled, 1, "still on the field during the hand-over");
+    atomic_store(&cl[idx].state, CLIENT_ST_ACTIVE);
+    sim_world_sync_clients(&w, cl);
+    cr_expect_eq(p->sh.enabled, 1);
+    cr_expect_float_eq(p->sh.x, -7.5, EPS, "the same player, not a new one");
+    cr_expect_float_eq(p->sh.stamina, 4000.0, EPS);
+}
+
 Test(rules, publish_fill_flags, .timeout = 10)
 {
     test_world(&w, 1, 1);

@@ -125,7 +125,7 @@ Test(demomatch, demo_vs_demo_to_time_over, .timeout = 600)
     m.half_cycles = env_int("RCSS_DEMO_HALF", HALF_SECONDS) * 10;
     snprintf(half, sizeof half, "server::half_time=%d", m.half_cycles / 10);
     snprintf(seed, sizeof seed, "server::random_seed=%d", env_int("RCSS_DEMO_SEED", SEED));
-    const char *args[] = { "server::synch_mode=true", half, seed,
+    const char *args[] = { "server::synch_mode=true", half, seed, "server::synch_timeout=20000",
                            "server::nr_extra_halfs=0", "server::penalty_shoot_outs=false",
 #if MATCH_AUTO_MODE
                            "server::auto_mode=true",

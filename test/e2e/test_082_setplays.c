@@ -76,7 +76,8 @@ static int taken(int mon, e2e_trainer_t *t, const char *mode, double x, double y
 
 static void setup(e2e_server_t *s, e2e_trainer_t *t, int *mon)
 {
-    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true",
+                           "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(s, args), 0);
     char port[16], cport[16];
     snprintf(port, sizeof port, "%d", s->port);

@@ -38,7 +38,8 @@ static long sense_count(const char *sb, const char *name)
 Test(interop, commands_after_done_count_in_its_cycle, .timeout = 120)
 {
     e2e_server_t s;
-    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::coach_w_referee=true",
+                           "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_pl_t p[2];
     e2e_trainer_t t;
@@ -102,7 +103,8 @@ Test(interop, busy_cycle_keeps_every_referee_message, .timeout = 120)
                                          "goal_kick_l", "goal_kick_r" };
     enum { N = 24 };
     e2e_server_t s;
-    const char *args[] = { "server::synch_mode=true", "server::coach=true", NULL };
+    const char *args[] = { "server::synch_mode=true", "server::coach=true",
+                           "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_pl_t p;
     e2e_trainer_t t;

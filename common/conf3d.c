@@ -249,7 +249,7 @@ int conf3d_write(const conf3d_t *c, char *buf, size_t len)
             put(buf, len, &used, "\n");
         }
         conf3d_format_value(c, i, val, sizeof val);
-        put(buf, len, &used, "%s::%s = %s\t# %s\n", d->module, d->name, val, d->help);
+        put(buf, len, &used, "%s::%s = %s  # %s\n", d->module, d->name, val, d->help);
     }
     return (int)used;
 }

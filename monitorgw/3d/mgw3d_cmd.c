@@ -13,6 +13,7 @@
 #include "sexp.h"
 
 #define MGW3D_NODES 1024
+#define MGW3D_CMDS_MAX 64   /* commands in one message: more is a flood */
 
 static void reply(const mgw3d_sink_t *k, const char *what, const char *reason)
 {
@@ -172,11 +173,13 @@ int mgw3d_cmd_parse(const char *msg, size_t len, uint32_t monitor_id, const mgw3
             return ok;
         }
         if (e->child->is_list) { /* a list of commands */
+            int n = 0;
             for (const sexp_t *x = e->child; x; x = x->next) {
-                if (!x->is_list || !x->child || x->child->is_list)
+                if (!x->is_list || !x->child || x->child->is_list || ++n > MGW3D_CMDS_MAX) {
                     reply(sink, "parse", "illegal_sexp");
-                else
-                    ok += parse_one(x, monitor_id, sink);
+                    return ok;
+                }
+                ok += parse_one(x, monitor_id, sink);
             }
         } else {
             ok += parse_one(e, monitor_id, sink);

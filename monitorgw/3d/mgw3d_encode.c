@@ -13,7 +13,7 @@ static const char *const marker_id[4] = { "1_l", "2_l", "1_r", "2_r" };
 int mgw3d_encode_init(const conf3d_t *c, char *buf, size_t len)
 {
     strbuf_t o = { buf, len, 0, 0 };
-    strbuf_printf(&o, "(Init");
+    strbuf_printf(&o, "(Init ");
     for (int i = 0; i < conf3d_n_game_vars; i++) {
         conf3d_id_t id = conf3d_game_vars[i];
         strbuf_printf(&o, "(%s", conf3d_defs[id].name);

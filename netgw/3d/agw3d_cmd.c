@@ -9,7 +9,8 @@
 #include "agw3d.h"
 #include "sexp.h"
 
-#define AGW3D_NODES 512
+#define AGW3D_NODES     512
+#define AGW3D_EXPR_MAX  32   /* expressions in one message: more is a flood */
 
 static void err_reply(const agw3d_sink_t *k, const char *eff, const char *reason)
 {
@@ -126,7 +127,7 @@ int agw3d_cmd_parse(const char *msg, size_t len, const agw3d_sink_t *sink)
 {
     static sexp_t nodes[AGW3D_NODES];
     size_t pos = 0;
-    int ok = 0;
+    int ok = 0, n = 0;
     while (pos < len) {
         while (pos < len && (isspace((unsigned char)msg[pos]) || msg[pos] == '\0'))
             pos++;
@@ -136,9 +137,13 @@ int agw3d_cmd_parse(const char *msg, size_t len, const agw3d_sink_t *sink)
         char err[96];
         size_t end = 0;
         sexp_t *e = sexp_parse(&a, msg + pos, len - pos, &end, err, sizeof err);
-        if (!e) {
-            err_reply(sink, "parse", "illegal_sexp");
+        if (!e || !e->is_list) {
+            err_reply(sink, "parse", e ? "illegal_expression" : "illegal_sexp");
             return ok; /* the rest cannot be trusted */
+        }
+        if (++n > AGW3D_EXPR_MAX) {
+            err_reply(sink, "parse", "too_many_expressions");
+            return ok;
         }
         ok += parse_one(e, sink);
         pos += end > 0 ? end : 1;

@@ -100,6 +100,7 @@ typedef struct mgw3d {
     struct event           *wake_ev, *beat_ev, *sig_ev[2];
     shm_waker_t             waker;
     uint64_t                last_step, ev_cursor;
+    uint64_t                info_step;       /* snapshot of the last Info sent */
     shm3d_snapshot_sh_t     snap;
     mgw3d_state_t           stream;          /* after the last Info step */
     mgw3d_peer_t            peer[MGW3D_MAX_PEERS];

@@ -3,7 +3,8 @@
  * server::monitor_port, then runs a libevent loop: monitors, the cycle semaphore (every
  * snapshot in order: acks from the event ring, an Info on Info steps) and a heartbeat.
  * Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim is gone;
- * (Die) goes to every monitor and to the log when the server ends. */
+ * when the server ends, an Info of its last step (if that was not an Info step) and
+ * (Die) go to every monitor and to the log. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +54,9 @@ static void forward_events(mgw3d_t *g)
     }
 }
 
-static void snapshot_cb(void *ctx)
+/* an Info of the current snapshot to every monitor and the log */
+static void send_info(mgw3d_t *g)
 {
-    mgw3d_t *g = ctx;
-    forward_events(g);
-    if (!g->snap.info)
-        return;
     mgw3d_state_t next;
     int full = mgw3d_encode_info(&g->snap, &g->conf, NULL, &next, g->full, sizeof g->full);
     int delta = g->stream.valid ? mgw3d_encode_info(&g->snap, &g->conf, &g->stream, NULL,
@@ -69,6 +67,15 @@ static void snapshot_cb(void *ctx)
     mgw3d_peer_info(g, g->full, full, g->delta, delta);
     mgw3d_log_info(&g->log, g->full, full, g->delta, delta);
     g->stream = next;
+    g->info_step = g->snap.step;
+}
+
+static void snapshot_cb(void *ctx)
+{
+    mgw3d_t *g = ctx;
+    forward_events(g);
+    if (g->snap.info)
+        send_info(g);
 }
 
 static void follow(mgw3d_t *g)
@@ -176,6 +183,8 @@ static void teardown(mgw3d_t *g)
     int end = atomic_load(&g->r->hdr.shutdown) || !shm3d_sim_alive(g->r);
     if (end && g->base) {
         follow(g);
+        if (g->snap.step > g->info_step) /* the last state, if between two Info steps */
+            send_info(g);
         mgw3d_peer_die(g);
     }
     mgw3d_log_close(&g->log, end);

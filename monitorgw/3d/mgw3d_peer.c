@@ -162,17 +162,25 @@ void mgw3d_peer_ack(mgw3d_t *g, uint32_t id, const char *cookie, size_t n)
         peer_send(p, text, (size_t)len);
 }
 
-/* write what is queued for p with the socket blocking for at most ms */
+/* write what is queued for p, waiting for the socket at most ms in all (the
+ * bufferevent's own buffer may not be drained from outside: its bytes are copied out) */
 static void flush_blocking(mgw3d_peer_t *p, int ms)
 {
     struct evbuffer *out = bufferevent_get_output(p->bev);
     int fd = (int)bufferevent_getfd(p->bev);
-    for (int waited = 0; evbuffer_get_length(out) > 0 && waited < ms; waited += 10) {
-        if (evbuffer_write(out, fd) < 0 && errno != EAGAIN && errno != EINTR)
+    size_t n = evbuffer_get_length(out), done = 0;
+    const unsigned char *data = evbuffer_pullup(out, -1);
+    for (int waited = 0; data && done < n && waited < ms;) {
+        ssize_t w = write(fd, data + done, n - done);
+        if (w > 0) {
+            done += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno != EAGAIN && errno != EINTR)
             return;
         struct pollfd pf = { .fd = fd, .events = POLLOUT };
-        if (evbuffer_get_length(out) > 0)
-            poll(&pf, 1, 10);
+        poll(&pf, 1, 10);
+        waited += 10;
     }
 }
 

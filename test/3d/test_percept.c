@@ -140,8 +140,8 @@ Test(percept, message_format, .timeout = 10)
     cr_expect(strstr(buf, " (Ball (pol 10.0006 0 -0.624499))") != NULL, "%s", buf);
     cr_expect(strstr(buf, " (Player (team Other) (id 1) (pol 14.1421 45 0)))") != NULL, "%s", buf);
     n = agw3d_percept(&snap, a, 0, &t3d_conf, buf, sizeof buf);
-    cr_expect(strncmp(buf, "(GameState (time 0) (playmode BeforeKickOff)) (AgentState", 57) == 0,
-              "later GameStates are short: %s", buf);
+    static const char later[] = "(GameState (time 0) (playmode BeforeKickOff)) (AgentState";
+    cr_expect(strncmp(buf, later, sizeof later - 1) == 0, "later GameStates are short: %s", buf);
     /* the right team sees the same scene turned: the ball straight behind the left robot */
     n = agw3d_percept(&snap, b, 1, &t3d_conf, buf, sizeof buf);
     cr_expect(strstr(buf, "(unum 1) (team right)") != NULL);

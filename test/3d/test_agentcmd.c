@@ -36,7 +36,7 @@ static int parse(const char *msg)
     return agw3d_cmd_parse(msg, strlen(msg), &k);
 }
 
-Test(agentcmd, the_seeds_examples, .timeout = 10)
+Test(agentcmd, the_seeds_examples, .timeout = 30)
 {
     cr_expect_eq(parse("(create)"), 1);
     cr_expect_eq(recs[0].kind, SHM3D_CMD_CREATE);
@@ -54,7 +54,7 @@ Test(agentcmd, the_seeds_examples, .timeout = 10)
     cr_expect_eq(nerr, 0);
 }
 
-Test(agentcmd, several_per_message_and_syn, .timeout = 10)
+Test(agentcmd, several_per_message_and_syn, .timeout = 30)
 {
     cr_expect_eq(parse("(create)(init (teamname A))\n(drive 1 2 3) (syn)"), 4);
     cr_expect_eq(nrec, 3);
@@ -63,7 +63,7 @@ Test(agentcmd, several_per_message_and_syn, .timeout = 10)
     cr_expect_eq(parse("(create foo (bar))"), 1, "create ignores its parameters");
 }
 
-Test(agentcmd, errors, .timeout = 10)
+Test(agentcmd, errors, .timeout = 30)
 {
     cr_expect_eq(parse("(drive 1 2)"), 0);
     cr_expect_str_eq(errs[0], "(error drive bad_arguments)");
@@ -88,7 +88,7 @@ Test(agentcmd, errors, .timeout = 10)
     cr_expect_eq(nerr, 0, "an empty message is nothing");
 }
 
-Test(agentcmd, agent_list, .timeout = 10)
+Test(agentcmd, agent_list, .timeout = 30)
 {
     static agw3d_cmdline_t l[4];
     char err[160];

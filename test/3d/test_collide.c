@@ -54,7 +54,7 @@ static void touching_pair(rng_t *r, s3d_body_t *a, s3d_body_t *b)
     b->w = rand_vec(r, 60);
 }
 
-Test(collide, impulse_conserves_momenta, .timeout = 10)
+Test(collide, impulse_conserves_momenta, .timeout = 30)
 {
     rng_t r;
     rng_seed(&r, 42);
@@ -74,7 +74,7 @@ Test(collide, impulse_conserves_momenta, .timeout = 10)
 }
 
 /* e = 1, no friction: no energy lost; the normal relative speed reverses exactly */
-Test(collide, elastic_frictionless_conserves_energy, .timeout = 10)
+Test(collide, elastic_frictionless_conserves_energy, .timeout = 30)
 {
     rng_t r;
     rng_seed(&r, 7);
@@ -95,7 +95,7 @@ Test(collide, elastic_frictionless_conserves_energy, .timeout = 10)
 
 /* restitution e: the normal relative speed after is -e times before; friction and an
  * inelastic contact only lose energy */
-Test(collide, restitution_and_losses, .timeout = 10)
+Test(collide, restitution_and_losses, .timeout = 30)
 {
     rng_t r;
     rng_seed(&r, 9);
@@ -113,7 +113,7 @@ Test(collide, restitution_and_losses, .timeout = 10)
 }
 
 /* head-on, equal masses, elastic: they exchange velocities (the textbook case) */
-Test(collide, equal_masses_exchange_velocities, .timeout = 10)
+Test(collide, equal_masses_exchange_velocities, .timeout = 30)
 {
     s3d_body_t a = body(75, 0.22, 1.452), b = body(75, 0.22, 1.452);
     a.p = vec3(0, 0, 0.22);
@@ -128,7 +128,7 @@ Test(collide, equal_masses_exchange_velocities, .timeout = 10)
 
 /* a ball against a post: the normal speed reverses times GoalBounce; a net takes the
  * ball's speed; a wall keeps it in the simulated space */
-Test(collide, posts_nets_walls, .timeout = 10)
+Test(collide, posts_nets_walls, .timeout = 30)
 {
     static s3d_world_t w;
     t3d_world(&w, "soccer::BallDrag=0", 1);
@@ -155,7 +155,7 @@ Test(collide, posts_nets_walls, .timeout = 10)
 /* robots push each other (momentum shared) and barely notice the ball (75 kg against
  * 0.43 kg: "it should not be possible to move other robots by kicking the ball against
  * them") */
-Test(collide, robots_and_ball, .timeout = 10)
+Test(collide, robots_and_ball, .timeout = 30)
 {
     static s3d_world_t w;
     t3d_world(&w, "soccer::DriveErrorSigma=0 soccer::BallDrag=0", 1);

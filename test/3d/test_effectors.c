@@ -19,7 +19,7 @@ static void stats(const double *x, int n, double *mean, double *sd)
     *sd = sqrt(q / (n - 1));
 }
 
-Test(effectors, create_then_init, .timeout = 10)
+Test(effectors, create_then_init, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     w.conn[0].active = 1;
@@ -40,7 +40,7 @@ Test(effectors, create_then_init, .timeout = 10)
     cr_expect_float_eq(w.robot[0].temp, 23.0, 1e-12);
 }
 
-Test(effectors, teams_and_numbers, .timeout = 10)
+Test(effectors, teams_and_numbers, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     t3d_robot(&w, 0, "A", 7);
@@ -70,7 +70,7 @@ Test(effectors, teams_and_numbers, .timeout = 10)
     cr_expect_eq(s3d_team_count(&w, 0), 11);
 }
 
-Test(effectors, beam_before_kick_off_only, .timeout = 10)
+Test(effectors, beam_before_kick_off_only, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     int a = t3d_robot(&w, 0, "A", 1), b = t3d_robot(&w, 1, "B", 1);
@@ -97,7 +97,7 @@ Test(effectors, beam_before_kick_off_only, .timeout = 10)
  * standard deviation of a normal cut at +-2 sigma is sigma * sqrt(1 - 2 * 2 phi(2) /
  * (2 Phi(2) - 1)) = 0.8796 sigma (phi, Phi: the standard normal density and cdf:
  * phi(2) = 0.053991, 2 Phi(2) - 1 = 0.954500). */
-Test(effectors, drive_error_statistics, .timeout = 20)
+Test(effectors, drive_error_statistics, .timeout = 30)
 {
     enum { N = 200000 };
     static double e[N];
@@ -124,7 +124,7 @@ Test(effectors, drive_error_statistics, .timeout = 20)
 }
 
 /* sigma of the latitude error by latitude: 0.9 at the ends, 4.5 half way, a parabola */
-Test(effectors, kick_latitude_sigma_shape, .timeout = 10)
+Test(effectors, kick_latitude_sigma_shape, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     cr_expect_float_eq(s3d_kick_lat_sigma(&w.pr, 0), 0.9, 1e-12);
@@ -158,7 +158,7 @@ Test(effectors, kick_noise_statistics, .timeout = 30)
 /* Without noise and ground friction, a flat kick at power 100 gives the ball
  * KickForce * KickSteps * StepLength = 50 * 10 * 0.01 = 5 N s, i.e. 5 / 0.425878 =
  * 11.740 m/s, away from the robot's centre; the force acts 10 steps, not 11. */
-Test(effectors, kick_impulse_over_kick_steps, .timeout = 10)
+Test(effectors, kick_impulse_over_kick_steps, .timeout = 30)
 {
     t3d_world(&w, "soccer::KickAngleSigma=0 soccer::KickLatSigmaEdge=0 soccer::KickLatSigmaMid=0 "
                   "soccer::KickPowerSigma=0 soccer::BallSlideFriction=0 soccer::BallRollFriction=0 "
@@ -187,7 +187,7 @@ Test(effectors, kick_impulse_over_kick_steps, .timeout = 10)
     cr_expect(fabs(w.ball.v.z - (dv * sin(50 * M_PI / 180) - 9.81 * 0.01)) < 0.01, "vz %g", w.ball.v.z);
 }
 
-Test(effectors, kick_needs_range_ground_and_rules, .timeout = 10)
+Test(effectors, kick_needs_range_ground_and_rules, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     int a = t3d_robot(&w, 0, "A", 1), b = t3d_robot(&w, 1, "B", 1);

@@ -8,7 +8,7 @@ static s3d_world_t w;
 
 /* No drag, no contacts: with substep h, semi-implicit Euler gives after n substeps
  * v_n = -g n h and z_n = z0 - g h^2 n (n + 1) / 2 (each substep adds the new velocity). */
-Test(integrator, free_fall_is_semi_implicit_euler, .timeout = 10)
+Test(integrator, free_fall_is_semi_implicit_euler, .timeout = 30)
 {
     t3d_world(&w, "soccer::BallDrag=0", 1);
     s3d_ball_place(&w, vec3(3, 4, 20), vec3(0, 0, 0));
@@ -26,7 +26,7 @@ Test(integrator, free_fall_is_semi_implicit_euler, .timeout = 10)
 /* Dropped from 2 m (centre 2 m above the ground contact): it lands at
  * sqrt(2 g 2) = 6.26 m/s and leaves with BallBounce times that, so the next apex is
  * BallBounce^2 * 2 m = 0.72 m above the contact height, within the integrator's error. */
-Test(integrator, bounce_height_is_restitution_squared, .timeout = 10)
+Test(integrator, bounce_height_is_restitution_squared, .timeout = 30)
 {
     t3d_world(&w, "soccer::BallDrag=0", 1);
     double r = w.pr.ball_r;
@@ -51,7 +51,7 @@ Test(integrator, bounce_height_is_restitution_squared, .timeout = 10)
  * slipping. Friction conserves the angular momentum about the contact point:
  * m v0 r = m v r + I v / r, so v = v0 / (1 + I / (m r^2)) = v0 / (1 + 2/3) = 0.6 v0 for
  * the shell ball. Rolling resistance off to see this alone. */
-Test(integrator, sliding_becomes_rolling_at_three_fifths, .timeout = 10)
+Test(integrator, sliding_becomes_rolling_at_three_fifths, .timeout = 30)
 {
     t3d_world(&w, "soccer::BallDrag=0 soccer::BallRollFriction=0", 1);
     double r = w.pr.ball_r;
@@ -65,7 +65,7 @@ Test(integrator, sliding_becomes_rolling_at_three_fifths, .timeout = 10)
 /* Rolling, the speed falls by BallRollFriction * g per second: 5 m/s becomes
  * 5 - 0.15 * 9.81 = 3.5285 m/s after 1 s, and the ball stops after
  * v0^2 / (2 * 0.15 * 9.81) = 8.495 m. */
-Test(integrator, rolling_resistance, .timeout = 10)
+Test(integrator, rolling_resistance, .timeout = 30)
 {
     t3d_world(&w, "soccer::BallDrag=0", 1);
     double r = w.pr.ball_r, a = 0.15 * 9.81;
@@ -83,7 +83,7 @@ Test(integrator, rolling_resistance, .timeout = 10)
 /* Full drive (100 units, 750 N) against the ground drag k = 750 N / 10 m/s: the speed
  * approaches AgentMaxSpeed as v = vmax (1 - exp(-t k / m)), k / m = 1/s; after 1 s
  * 6.32 m/s, after 10 s 10 m/s. The error is off for the exact comparison. */
-Test(integrator, drive_reaches_max_speed, .timeout = 10)
+Test(integrator, drive_reaches_max_speed, .timeout = 30)
 {
     t3d_world(&w, "soccer::DriveErrorSigma=0", 1);
     int s = t3d_robot(&w, 0, "A", 1);
@@ -102,7 +102,7 @@ Test(integrator, drive_reaches_max_speed, .timeout = 10)
 }
 
 /* The right team's drive is in its own frame: +x towards the left goal. */
-Test(integrator, right_team_drives_in_its_frame, .timeout = 10)
+Test(integrator, right_team_drives_in_its_frame, .timeout = 30)
 {
     t3d_world(&w, "soccer::DriveErrorSigma=0", 1);
     int s = t3d_robot(&w, 0, "A", 1);
@@ -120,7 +120,7 @@ Test(integrator, right_team_drives_in_its_frame, .timeout = 10)
 /* The omnidrive works only on the ground: a robot in the air just falls. Up, full
  * drive gives 750 N against a weight of 75 * 9.81 = 735.75 N: it lifts, but only by
  * the contact margin before the drive stops working (seed: "jump very little"). */
-Test(integrator, drive_only_on_the_ground, .timeout = 10)
+Test(integrator, drive_only_on_the_ground, .timeout = 30)
 {
     t3d_world(&w, "soccer::DriveErrorSigma=0", 1);
     int s = t3d_robot(&w, 0, "A", 1);
@@ -148,7 +148,7 @@ Test(integrator, drive_only_on_the_ground, .timeout = 10)
 /* The battery drains BatteryDrain % per second of full drive, half as fast at half
  * drive, not at all standing; the temperature rises by TempHeat per second minus the
  * cooling TempCool * (T - ambient). */
-Test(integrator, battery_and_temperature, .timeout = 10)
+Test(integrator, battery_and_temperature, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     int s = t3d_robot(&w, 0, "A", 1);

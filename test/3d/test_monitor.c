@@ -13,7 +13,7 @@ static shm3d_snapshot_sh_t snap;
 static char buf[MGW3D_INFO_LEN];
 
 /* the seed's example, its line breaks (added "for readability") taken out */
-Test(monitor, init_is_the_seeds_example, .timeout = 10)
+Test(monitor, init_is_the_seeds_example, .timeout = 30)
 {
     t3d_config(NULL);
     int n = mgw3d_encode_init(&t3d_conf, buf, sizeof buf);
@@ -35,7 +35,7 @@ Test(monitor, init_is_the_seeds_example, .timeout = 10)
     cr_expect(strstr(buf, "(FieldLength 105)") && strstr(buf, "(RuleHalfTime 60)"));
 }
 
-Test(monitor, info_full_then_changes, .timeout = 10)
+Test(monitor, info_full_then_changes, .timeout = 30)
 {
     mgw3d_state_t st, st2;
     t3d_world(&w, NULL, 1);
@@ -96,7 +96,7 @@ static int cmd(const char *m)
     return mgw3d_cmd_parse(m, strlen(m), 0x20005, &k);
 }
 
-Test(monitor, commands_of_the_seed, .timeout = 10)
+Test(monitor, commands_of_the_seed, .timeout = 30)
 {
     cr_expect_eq(cmd("(kickOff)"), 1);
     cr_expect(recs[0].kind == SHM3D_CMD_KICKOFF && recs[0].generation == 0x20005);
@@ -120,7 +120,7 @@ Test(monitor, commands_of_the_seed, .timeout = 10)
     cr_expect(recs[0].i == 1 && recs[0].j == 11 && recs[0].flags == SHM3D_CMDF_VEL);
 }
 
-Test(monitor, bad_commands, .timeout = 10)
+Test(monitor, bad_commands, .timeout = 30)
 {
     cr_expect_eq(cmd("(playMode Halftime)"), 0);
     cr_expect_str_eq(errs[0], "(error playMode bad_arguments)");
@@ -140,7 +140,7 @@ Test(monitor, bad_commands, .timeout = 10)
     cr_expect_eq(nerr, 1);
 }
 
-Test(monitor, log_read_back, .timeout = 10)
+Test(monitor, log_read_back, .timeout = 30)
 {
     mgw3d_replay_t r;
     char err[128];

@@ -22,7 +22,7 @@ static void stats(const double *x, int n, double *mean, double *sd)
 
 /* the left team looks towards +x, the right team towards -x; latitude from the camera
  * at the sphere's centre: an object on the ground 10 m away is atan(0.22 / 10) below */
-Test(percept, polar_in_team_frame, .timeout = 10)
+Test(percept, polar_in_team_frame, .timeout = 30)
 {
     double d, th, ph;
     vec3_t cam = vec3(0, 0, 0.22);
@@ -82,7 +82,7 @@ Test(percept, vision_noise_statistics, .timeout = 30)
 
 /* The calibration error is drawn once per robot, uniform in [-0.005, 0.005] on each
  * axis: variance 0.005^2 / 3; and it stays for the match. */
-Test(percept, calibration_error, .timeout = 10)
+Test(percept, calibration_error, .timeout = 30)
 {
     enum { N = 30000 };
     static double x[N];
@@ -105,7 +105,7 @@ Test(percept, calibration_error, .timeout = 10)
 }
 
 /* the text of a perception from a published snapshot */
-Test(percept, message_format, .timeout = 10)
+Test(percept, message_format, .timeout = 30)
 {
     static shm3d_snapshot_sh_t snap;
     t3d_world(&w, "soccer::VisionDistSigma=0 soccer::VisionAngleSigma=0 soccer::VisionLatSigma=0 "

@@ -17,7 +17,7 @@ static void two_teams(void)
     t3d_place(&w, 1, 20, 20);
 }
 
-Test(referee, kick_off_after_the_wait, .timeout = 10)
+Test(referee, kick_off_after_the_wait, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     t3d_robot(&w, 0, "L", 1);
@@ -39,7 +39,7 @@ Test(referee, kick_off_after_the_wait, .timeout = 10)
     cr_expect_neq(w.play_mode, PM3D_BEFORE_KICK_OFF);
 }
 
-Test(referee, kick_off_taken_and_distance_kept, .timeout = 10)
+Test(referee, kick_off_taken_and_distance_kept, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     two_teams();
@@ -61,7 +61,7 @@ Test(referee, kick_off_taken_and_distance_kept, .timeout = 10)
     cr_expect(w.game_time > 0);
 }
 
-Test(referee, kick_in_after_the_pause, .timeout = 10)
+Test(referee, kick_in_after_the_pause, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     two_teams();
@@ -84,7 +84,7 @@ Test(referee, kick_in_after_the_pause, .timeout = 10)
     cr_expect_eq(w.play_mode, PM3D_PLAY_ON);
 }
 
-Test(referee, goal_pause_and_kick_off_for_the_conceding_side, .timeout = 10)
+Test(referee, goal_pause_and_kick_off_for_the_conceding_side, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     two_teams();
@@ -107,7 +107,7 @@ Test(referee, goal_pause_and_kick_off_for_the_conceding_side, .timeout = 10)
     cr_expect_eq(w.score[0], 0);
 }
 
-Test(referee, corner_or_goal_kick, .timeout = 10)
+Test(referee, corner_or_goal_kick, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     two_teams();
@@ -125,7 +125,7 @@ Test(referee, corner_or_goal_kick, .timeout = 10)
     cr_expect(w.ball.p.x == -52 && w.ball.p.y == -34, "the nearer corner");
 }
 
-Test(referee, offside, .timeout = 10)
+Test(referee, offside, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     int a1 = t3d_robot(&w, 0, "L", 1), a2 = t3d_robot(&w, 1, "L", 2);
@@ -163,7 +163,7 @@ Test(referee, offside, .timeout = 10)
     cr_expect_eq(w.play_mode, PM3D_PLAY_ON, "switched off");
 }
 
-Test(referee, halves_and_the_end, .timeout = 10)
+Test(referee, halves_and_the_end, .timeout = 30)
 {
     t3d_world(&w, "soccer::RuleHalfTime=1 soccer::GameOverWait=0.5", 1);
     two_teams();
@@ -188,7 +188,7 @@ Test(referee, halves_and_the_end, .timeout = 10)
     cr_expect_float_eq(w.game_time, 2.0, 1e-12, "the clock stands");
 }
 
-Test(referee, drop_ball, .timeout = 10)
+Test(referee, drop_ball, .timeout = 30)
 {
     t3d_world(&w, NULL, 1);
     two_teams();

@@ -59,6 +59,7 @@ Test(match3d, two_teams_play_a_half, .timeout = 120)
     cr_expect(kicks >= 1 && acks == kicks, "%d kick-offs, %d acks", kicks, acks);
     close(mon);
     cr_assert_eq(e2e3d_wait_exit(&s, 30000), 0, "the server left by itself after GameOver");
+    cr_expect(e2e3d_log_clean(&s));
     for (int i = 0; i < 6; i++) {
         int st;
         cr_expect_eq(waitpid(ag[i], &st, 0), ag[i]);

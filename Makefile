@@ -183,6 +183,11 @@ endif
 fuzz: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-run
 
+# the 3D parsers' targets link the 3D gateway libraries
+$(BUILD)/obj/test/fuzz/fuzz_3d_%.o: CFLAGS += -Inetgw/3d -Imonitorgw/3d
+$(BUILD)/fuzz/fuzz_3d_%: $(BUILD)/obj/test/fuzz/fuzz_3d_%.o $(LIBAGW3D) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 $(BUILD)/fuzz/%: $(BUILD)/obj/test/fuzz/%.o $(LIBNETGW) $(LIBMGW) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)

@@ -1,6 +1,7 @@
 /* mgw3d_replay.c -- the monitor log read back for rcss3d-logplayer: one expression per
  * line, the Init first. Every line is checked with the s-expression reader, so a cut or
  * damaged line is left out instead of being sent to a monitor. Pure. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static int one_expression(const char *s, size_t n)
     sexp_t *e = sexp_parse(&a, s, n, &end, err, sizeof err);
     if (!e || !e->is_list)
         return 0;
-    while (end < n && (s[end] == ' ' || s[end] == '\t' || s[end] == '\r'))
+    while (end < n && isspace((unsigned char)s[end]))
         end++;
     return end == n;
 }
@@ -43,8 +44,12 @@ int mgw3d_replay_load(mgw3d_replay_t *r, char *text, size_t len, char *err, size
         size_t n = nl ? (size_t)(nl - s) : len - pos;
         pos += n + (nl ? 1 : 0);
         s[n] = '\0';
-        while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
+        while (n && isspace((unsigned char)s[n - 1]))
             s[--n] = '\0';
+        while (n && isspace((unsigned char)*s)) {
+            s++;
+            n--;
+        }
         if (n == 0)
             continue;
         if (memchr(s, '\0', n) || !one_expression(s, n)) {

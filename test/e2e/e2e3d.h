@@ -27,7 +27,7 @@ int  e2e3d_start(e2e3d_server_t *s, const char *const *extra_args);
 int  e2e3d_stop(e2e3d_server_t *s);
 /* Wait up to ms for the server to exit by itself; its status, or -2 if still running. */
 int  e2e3d_wait_exit(e2e3d_server_t *s, int ms);
-/* 0 if the server's log shows a sanitizer report or a gateway that died, else 1
+/* 0 if the server's log shows a sanitizer report (of any of its processes), else 1
  * (e2e3d_stop checks it too). */
 int  e2e3d_log_clean(const e2e3d_server_t *s);
 /* Remove the working directory (after a successful test). */

@@ -2,6 +2,7 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
+#   make run3d      the same for the 3D server (rcssserver3d) and two teams of sample agents
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -32,11 +33,6 @@ SHM_SRC    := $(wildcard shm/*.c)
 SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
 NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
 MGW_SRC    := $(filter-out monitorgw/mgw_main.c, $(wildcard monitorgw/*.c))
-# the 3D server (issue 15): sim/3d, netgw/3d (agents), monitorgw/3d (monitors, log player)
-SIM3D_SRC  := $(filter-out sim/3d/s3d_main.c, $(wildcard sim/3d/*.c))
-AGW3D_SRC  := $(filter-out netgw/3d/agw3d_main.c, $(wildcard netgw/3d/*.c))
-MGW3D_SRC  := $(filter-out monitorgw/3d/mgw3d_main.c monitorgw/3d/mgw3d_replay_main.c, \
-                $(wildcard monitorgw/3d/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -45,18 +41,25 @@ LIBSHM    := $(BUILD)/lib/libshm.a
 LIBSIM    := $(BUILD)/lib/libsim.a
 LIBNETGW  := $(BUILD)/lib/libnetgw.a
 LIBMGW    := $(BUILD)/lib/libmgw.a
-LIBSIM3D  := $(BUILD)/lib/libsim3d.a
-LIBAGW3D  := $(BUILD)/lib/libagw3d.a
-LIBMGW3D  := $(BUILD)/lib/libmgw3d.a
 
 # a gateway program is built once its main() exists (the tree grows issue by issue)
 PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bin/rcss-netgw) \
          $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw)
-PROGS3D := $(BUILD)/bin/rcssserver3d $(BUILD)/bin/rcss3d-agentgw $(BUILD)/bin/rcss3d-monitorgw \
-           $(BUILD)/bin/rcss3d-logplayer
-PROGS += $(PROGS3D)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
+
+# the 3D server (issue 15): sim/3d, netgw/3d (agents), monitorgw/3d (monitors, log
+# player); its rules are in the 3D block below
+SIM3D_SRC  := $(filter-out sim/3d/s3d_main.c, $(wildcard sim/3d/*.c))
+AGW3D_SRC  := $(filter-out netgw/3d/agw3d_main.c, $(wildcard netgw/3d/*.c))
+MGW3D_SRC  := $(filter-out monitorgw/3d/mgw3d_main.c monitorgw/3d/mgw3d_replay_main.c, \
+                $(wildcard monitorgw/3d/*.c))
+LIBSIM3D   := $(BUILD)/lib/libsim3d.a
+LIBAGW3D   := $(BUILD)/lib/libagw3d.a
+LIBMGW3D   := $(BUILD)/lib/libmgw3d.a
+PROGS3D    := $(BUILD)/bin/rcssserver3d $(BUILD)/bin/rcss3d-agentgw \
+              $(BUILD)/bin/rcss3d-monitorgw $(BUILD)/bin/rcss3d-logplayer
+PROGS      += $(PROGS3D)
 
 # unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
 UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
@@ -64,7 +67,7 @@ UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUIL
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw tools run3d
+.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -84,9 +87,6 @@ $(LIBSHM): $(call obj,$(SHM_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
-$(LIBSIM3D): $(call obj,$(SIM3D_SRC))
-$(LIBAGW3D): $(call obj,$(AGW3D_SRC))
-$(LIBMGW3D): $(call obj,$(MGW3D_SRC))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -95,10 +95,6 @@ $(BUILD)/lib/%.a:
 $(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcssserver3d: $(call obj,sim/3d/s3d_main.c) $(LIBSIM3D) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss3d-agentgw: $(call obj,netgw/3d/agw3d_main.c) $(LIBAGW3D) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss3d-monitorgw: $(call obj,monitorgw/3d/mgw3d_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss3d-logplayer: $(call obj,monitorgw/3d/mgw3d_replay_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -111,7 +107,6 @@ $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
-$(BUILD)/obj/test/3d/%.o: CFLAGS += -Isim/3d -Inetgw/3d -Imonitorgw/3d
 
 # a unit test binary links its directory's library (if any) plus shm and common
 testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW))))
@@ -119,12 +114,6 @@ testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW
 # keep test objects (they are intermediate files of the pattern rules)
 .SECONDARY:
 $(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*) $(LIBSHM) $(LIBCOMMON)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
-
-# the 3D unit tests link the three 3D libraries
-$(BUILD)/test/unit_3d: $(call obj,$(wildcard test/3d/*.c)) $(LIBSIM3D) $(LIBAGW3D) $(LIBMGW3D) \
-                       $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
@@ -162,12 +151,6 @@ run: deps
 	$(MAKE) all
 	scripts/demo.sh $(BUILD)/bin
 
-# the 3D server with two teams of sample agents it starts itself (pipe mode);
-# extra server arguments: RUN3D_ARGS="soccer::RuleHalfTime=60 ..."
-run3d: deps
-	$(MAKE) all
-	scripts/run3d.sh $(BUILD)/bin
-
 bench: deps
 	$(MAKE) all
 	scripts/bench-clock.sh $(BUILD)/bin
@@ -183,11 +166,6 @@ endif
 fuzz: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-run
 
-# the 3D parsers' targets link the 3D gateway libraries
-$(BUILD)/obj/test/fuzz/fuzz_3d_%.o: CFLAGS += -Inetgw/3d -Imonitorgw/3d
-$(BUILD)/fuzz/fuzz_3d_%: $(BUILD)/obj/test/fuzz/fuzz_3d_%.o $(LIBAGW3D) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
-	@mkdir -p $(dir $@)
-	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 $(BUILD)/fuzz/%: $(BUILD)/obj/test/fuzz/%.o $(LIBNETGW) $(LIBMGW) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
@@ -212,6 +190,32 @@ install: all
 	  sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' $$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
 	done
+
+# ---- the 3D server ---------------------------------------------------------------------
+.PHONY: run3d
+$(LIBSIM3D): $(call obj,$(SIM3D_SRC))
+$(LIBAGW3D): $(call obj,$(AGW3D_SRC))
+$(LIBMGW3D): $(call obj,$(MGW3D_SRC))
+$(BUILD)/bin/rcssserver3d: $(call obj,sim/3d/s3d_main.c) $(LIBSIM3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-agentgw: $(call obj,netgw/3d/agw3d_main.c) $(LIBAGW3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-monitorgw: $(call obj,monitorgw/3d/mgw3d_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-logplayer: $(call obj,monitorgw/3d/mgw3d_replay_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+# the 3D unit tests (test/3d) link the three 3D libraries
+$(BUILD)/obj/test/3d/%.o: CFLAGS += -Isim/3d -Inetgw/3d -Imonitorgw/3d
+$(BUILD)/test/unit_3d: $(call obj,$(wildcard test/3d/*.c)) $(LIBSIM3D) $(LIBAGW3D) $(LIBMGW3D) \
+                       $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+# fuzz targets of the 3D parsers (test/fuzz/fuzz_3d_*.c) link the 3D gateway libraries
+$(BUILD)/obj/test/fuzz/fuzz_3d_%.o: CFLAGS += -Inetgw/3d -Imonitorgw/3d
+$(BUILD)/fuzz/fuzz_3d_%: $(BUILD)/obj/test/fuzz/fuzz_3d_%.o $(LIBAGW3D) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+# the 3D server with two teams of sample agents it starts itself (pipe mode);
+# extra server arguments: RUN3D_ARGS="soccer::RuleHalfTime=60 ..."
+run3d: deps
+	$(MAKE) all
+	scripts/run3d.sh $(BUILD)/bin
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-fuzz

@@ -196,6 +196,8 @@ install: all
 $(LIBSIM3D): $(call obj,$(SIM3D_SRC))
 $(LIBAGW3D): $(call obj,$(AGW3D_SRC))
 $(LIBMGW3D): $(call obj,$(MGW3D_SRC))
+# the browser view's page is assembled into mgw3d_page.o (.incbin)
+$(BUILD)/obj/monitorgw/3d/mgw3d_page.o: monitorgw/3d/mgw3d_page.html
 $(BUILD)/bin/rcssserver3d: $(call obj,sim/3d/s3d_main.c) $(LIBSIM3D) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss3d-agentgw: $(call obj,netgw/3d/agw3d_main.c) $(LIBAGW3D) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss3d-monitorgw: $(call obj,monitorgw/3d/mgw3d_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)

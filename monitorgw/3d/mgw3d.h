@@ -38,6 +38,9 @@ int mgw3d_encode_init(const conf3d_t *c, char *buf, size_t len);
  * Length or -1. */
 int mgw3d_encode_info(const shm3d_snapshot_sh_t *s, const conf3d_t *c,
                       const mgw3d_state_t *prev, mgw3d_state_t *next, char *buf, size_t len);
+/* The browser view's frame: one JSON object (time, half, mode, score, teams, field,
+ * ball, robots with positions and heights). Length or -1. */
+int mgw3d_encode_json(const shm3d_snapshot_sh_t *s, const conf3d_t *c, char *buf, size_t len);
 /* (Info (ack COOKIE)) */
 int mgw3d_encode_ack(const char *cookie, size_t n, char *buf, size_t len);
 #define MGW3D_DIE "(Die)"
@@ -106,6 +109,7 @@ typedef struct mgw3d {
     mgw3d_peer_t            peer[MGW3D_MAX_PEERS];
     int                     npeers, max_peers;
     mgw3d_log_t             log;
+    struct mgw3d_http      *http;            /* browser view, NULL when off */
     char                    init[MGW3D_INFO_LEN];
     int                     init_len;
     char                    full[MGW3D_INFO_LEN], delta[MGW3D_INFO_LEN];
@@ -120,6 +124,14 @@ void mgw3d_peer_info(mgw3d_t *g, const char *full, int full_len, const char *del
 void mgw3d_peer_ack(mgw3d_t *g, uint32_t monitor_id, const char *cookie, size_t n);
 /* (Die) to every monitor, written out before returning (bounded wait). */
 void mgw3d_peer_die(mgw3d_t *g);
+
+/* mgw3d_http.c: the browser view on server::http_port (GET / the page, GET /events a
+ * server-sent-events stream of JSON frames, one per Info step) */
+struct mgw3d_http;
+int  mgw3d_http_start(mgw3d_t *g);
+void mgw3d_http_frame(mgw3d_t *g);
+void mgw3d_http_stop(mgw3d_t *g);
+extern const char mgw3d_page_html[];
 
 /* mgw3d_log.c */
 /* Open the log for appending (directory created); the Init goes first into an empty

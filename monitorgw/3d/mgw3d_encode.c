@@ -5,6 +5,7 @@
  * numbers with 6 significant digits, as the other text protocols. */
 #include <string.h>
 #include "mgw3d.h"
+#include "playmode.h"
 #include "playmode3d.h"
 #include "strbuf.h"
 
@@ -117,5 +118,68 @@ int mgw3d_encode_ack(const char *cookie, size_t n, char *buf, size_t len)
 {
     strbuf_t o = { buf, len, 0, 0 };
     strbuf_printf(&o, "(Info (ack %.*s))", (int)n, cookie);
+    return o.overflow ? -1 : (int)o.pos;
+}
+
+/* a JSON string of at most n bytes of s (escaping quotes, backslashes, controls) */
+static void json_str(strbuf_t *o, const char *s, size_t n)
+{
+    strbuf_printf(o, "\"");
+    for (size_t i = 0; i < n && s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            strbuf_printf(o, "\\%c", c);
+        else if (c < 0x20)
+            strbuf_printf(o, "\\u%04x", c);
+        else
+            strbuf_printf(o, "%c", c);
+    }
+    strbuf_printf(o, "\"");
+}
+
+static void json_num(strbuf_t *o, const char *sep, double v)
+{
+    char tmp[48];
+    fmt_real(tmp, sizeof tmp, v);
+    strbuf_printf(o, "%s%s", sep, tmp);
+}
+
+static void json_vec(strbuf_t *o, const double v[3])
+{
+    json_num(o, "[", v[0]);
+    json_num(o, ",", v[1]);
+    json_num(o, ",", v[2]);
+    strbuf_printf(o, "]");
+}
+
+int mgw3d_encode_json(const shm3d_snapshot_sh_t *s, const conf3d_t *c, char *buf, size_t len)
+{
+    static const conf3d_id_t field[] = { P3_FieldLength, P3_FieldWidth, P3_GoalWidth,
+                                         P3_GoalDepth, P3_GoalHeight, P3_AgentRadius,
+                                         P3_BallRadius, P3_FreeKickDistance };
+    strbuf_t o = { buf, len, 0, 0 };
+    json_num(&o, "{\"time\":", s->game_time);
+    strbuf_printf(&o, ",\"half\":%d,\"mode\":\"%s\",\"score\":[%d,%d],\"teams\":[", s->half,
+                  playmode3d_name(s->play_mode), s->score[0], s->score[1]);
+    json_str(&o, s->team[0], SHM3D_TEAM_NAME_LEN);
+    strbuf_printf(&o, ",");
+    json_str(&o, s->team[1], SHM3D_TEAM_NAME_LEN);
+    strbuf_printf(&o, "],\"field\":");
+    for (size_t i = 0; i < sizeof field / sizeof field[0]; i++)
+        json_num(&o, i ? "," : "[", conf3d_real(c, field[i]));
+    strbuf_printf(&o, "],\"ball\":");
+    json_vec(&o, s->ball_pos);
+    strbuf_printf(&o, ",\"robots\":[");
+    int n = 0;
+    for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
+        const shm3d_robot_sh_t *r = &s->robot[i];
+        if (!r->present)
+            continue;
+        strbuf_printf(&o, "%s{\"side\":%d,\"unum\":%d,\"pos\":", n++ ? "," : "", r->side, r->unum);
+        json_vec(&o, r->pos);
+        json_num(&o, ",\"battery\":", r->battery);
+        strbuf_printf(&o, ",\"last\":%s}", r->last_touch ? "true" : "false");
+    }
+    strbuf_printf(&o, "]}");
     return o.overflow ? -1 : (int)o.pos;
 }

@@ -1,7 +1,8 @@
 /* mgw3d_main.c -- rcss3d-monitorgw --shm NAME: the 3D server's monitor gateway.
  * Attaches to the sim's region, opens the monitor log, listens on
- * server::monitor_port, then runs a libevent loop: monitors, the cycle semaphore (every
- * snapshot in order: acks from the event ring, an Info on Info steps) and a heartbeat.
+ * server::monitor_port (and the browser view on server::http_port), then runs a
+ * libevent loop: monitors, the cycle semaphore (every snapshot in order: acks from the
+ * event ring, an Info on Info steps, a frame for the browser view) and a heartbeat.
  * Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim is gone;
  * when the server ends, an Info of its last step (if that was not an Info step) and
  * (Die) go to every monitor and to the log. */
@@ -66,6 +67,7 @@ static void send_info(mgw3d_t *g)
         log_warn("an Info expression did not fit its buffer");
     mgw3d_peer_info(g, g->full, full, g->delta, delta);
     mgw3d_log_info(&g->log, g->full, full, g->delta, delta);
+    mgw3d_http_frame(g);
     g->stream = next;
     g->info_step = g->snap.step;
 }
@@ -188,6 +190,7 @@ static void teardown(mgw3d_t *g)
         mgw3d_peer_die(g);
     }
     mgw3d_log_close(&g->log, end);
+    mgw3d_http_stop(g);
     for (int i = 0; i < MGW3D_MAX_PEERS; i++)
         mgw3d_peer_close(g, &g->peer[i]);
     shm_waker_stop(&g->waker);
@@ -234,7 +237,7 @@ int main(int argc, char **argv)
         g->last_step--;
     g->ev_cursor = shm3d_event_head(g->r);
     int rc = 1;
-    if (g->base && start(g) == 0) {
+    if (g->base && start(g) == 0 && mgw3d_http_start(g) == 0) {
         event_base_dispatch(g->base);
         rc = 0;
     }

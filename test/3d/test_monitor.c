@@ -161,3 +161,23 @@ Test(monitor, log_read_back, .timeout = 30)
     cr_expect_eq(mgw3d_replay_load(&r, t, strlen(t), err, sizeof err), -1);
     mgw3d_replay_free(&r);
 }
+
+/* the browser view's frame: one JSON object; names are escaped */
+Test(monitor, json_frame, .timeout = 30)
+{
+    t3d_world(&w, NULL, 1);
+    int a = t3d_robot(&w, 0, "Blue", 9);
+    t3d_place(&w, a, 1.5, -2);
+    w.last_touch = a;
+    s3d_ball_place(&w, vec3(3, 4, 1.25), vec3(0, 0, 0));
+    s3d_publish_fill(&w, &snap, 0);
+    snprintf(snap.team[1], sizeof snap.team[1], "a\"b\\c");
+    int n = mgw3d_encode_json(&snap, &t3d_conf, buf, sizeof buf);
+    cr_assert_gt(n, 0);
+    cr_expect_str_eq(buf, "{\"time\":0,\"half\":1,\"mode\":\"BeforeKickOff\",\"score\":[0,0],"
+                          "\"teams\":[\"Blue\",\"a\\\"b\\\\c\"],"
+                          "\"field\":[104,68,7.32,2,0.5,0.22,0.111,9.15],\"ball\":[3,4,1.25],"
+                          "\"robots\":[{\"side\":0,\"unum\":9,\"pos\":[1.5,-2,0.22],"
+                          "\"battery\":100,\"last\":true}]}");
+    cr_expect_eq(mgw3d_encode_json(&snap, &t3d_conf, buf, 40), -1);
+}

@@ -70,6 +70,12 @@ static void viewer_closed(struct evhttp_connection *conn, void *arg)
 {
     h3_viewer_t *v = arg;
     (void)conn;
+    /* a viewer that went away in the middle of the stream: libevent has taken its
+     * unfinished request off the connection and leaves it to us; ending the reply frees
+     * it. (When the server itself shuts down the request is still on the connection,
+     * which frees it.) */
+    if (evhttp_request_get_connection(v->req) == NULL)
+        evhttp_send_reply_end(v->req);
     if (v->prev)
         v->prev->next = v->next;
     else
@@ -102,13 +108,29 @@ static void on_events(struct evhttp_request *req, void *arg)
         viewer_send(v, h->last);
 }
 
+/* the page, with the newest frame in place of its FRAME marker, so it draws at once;
+ * "</" is written "<\/" so the JSON cannot end the script */
 static void on_page(struct evhttp_request *req, void *arg)
 {
-    (void)arg;
+    mgw3d_http_t *h = arg;
+    static const char marker[] = "/*FRAME*/null";
     struct evbuffer *b = evbuffer_new();
     if (!b)
         return;
-    evbuffer_add_reference(b, mgw3d_page_html, strlen(mgw3d_page_html), NULL, NULL);
+    const char *page = mgw3d_page_html, *at = strstr(page, marker);
+    if (at && h->last) {
+        const char *json = h->last->data + 6, *end = h->last->data + h->last->len - 2;
+        evbuffer_add(b, page, (size_t)(at - page));
+        for (const char *p = json; p < end; p++) {
+            if (p[0] == '<' && p + 1 < end && p[1] == '/')
+                evbuffer_add(b, "<\\", 2);
+            else
+                evbuffer_add(b, p, 1);
+        }
+        evbuffer_add(b, at + sizeof marker - 1, strlen(at + sizeof marker - 1));
+    } else {
+        evbuffer_add_reference(b, page, strlen(page), NULL, NULL);
+    }
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
                       "text/html; charset=utf-8");
     evhttp_send_reply(req, HTTP_OK, "OK", b);

@@ -181,6 +181,10 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 void e2e3d_cleanup(e2e3d_server_t *s)
 {
+    if (s->status != 0 || !e2e3d_log_clean(s)) {
+        fprintf(stderr, "e2e3d: %s kept for its logs\n", s->dir);
+        return;
+    }
     if (s->dir[0])
         nftw(s->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -30,7 +30,7 @@ int  e2e3d_wait_exit(e2e3d_server_t *s, int ms);
 /* 0 if the server's log shows a sanitizer report (of any of its processes), else 1
  * (e2e3d_stop checks it too). */
 int  e2e3d_log_clean(const e2e3d_server_t *s);
-/* Remove the working directory (after a successful test). */
+/* Remove the working directory, unless the server failed (kept for its logs). */
 void e2e3d_cleanup(e2e3d_server_t *s);
 /* A file of the working directory, read whole (malloc'd, NUL-terminated) or NULL. */
 char *e2e3d_read_file(const e2e3d_server_t *s, const char *rel);

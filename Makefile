@@ -2,7 +2,6 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
-#   make run3d      the same for the 3D server (rcssserver3d) and two teams of sample agents
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=

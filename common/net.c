@@ -173,3 +173,11 @@ void net_addr_unpack(const uint8_t addr[16], int32_t family, uint16_t port,
         a4->sin_port = htons(port);
     }
 }
+
+/* The address bind_address:port as a socket address ("" = all IPv4 interfaces); the
+ * resolution the UDP binds use, for the 3D server's TCP ports (net_tcp.c). */
+int net_addr_resolve(const char *bind_address, int port, struct sockaddr_storage *ss,
+                     socklen_t *sl, char *err, size_t errlen)
+{
+    return udp_resolve(bind_address, port, ss, sl, err, errlen);
+}

@@ -69,6 +69,13 @@ int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
 int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);
 int shm_monreq_pop(shm_monreq_ring_sh_t *q, shm_monreq_sh_t *out);
 
+/* The same single-producer / single-consumer rings over any layout's head, tail,
+ * dropped and n slots (a power of two) of size bytes (the 3D region uses them). */
+int shm_spsc_push(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                  void *slots, size_t size, uint32_t n, const void *rec);
+int shm_spsc_pop(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                 void *slots, size_t size, uint32_t n, void *out);
+
 /* ---- texts in parts (shm_text.c) ---- */
 /* Producer: push text as SHM_CMD_CONT records and then *last (kind and fields as given)
  * carrying the final part. All or nothing: -1 and nothing pushed if the ring lacks room

@@ -204,7 +204,8 @@ void mgw_fanout_init(mgw_t *g, mgw_peer_t *p);
 void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text);
 
 /* ---- mgw_http.c ---- */
-/* Start the HTTP server on server::http_port (0: none). 0 or -1. */
+/* Start the HTTP server on server::http_port (0: none). 0, -1, or SHM_CONFLICT when
+ * the port is taken. */
 int  mgw_http_start(mgw_t *g);
 void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */

@@ -5,6 +5,7 @@
  * command from the page, accepted only with the operator token (server::http_token).
  * Each frame is one reference-counted buffer shared by every viewer's connection; a
  * viewer whose connection has more than HTTP_MAX_QUEUED bytes unsent skips frames. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +259,9 @@ int mgw_http_start(mgw_t *g)
         return -1;
     const char *addr = conf_str(&g->conf, SP_bind_address);
     if (evhttp_bind_socket(h->http, addr[0] ? addr : "0.0.0.0", (uint16_t)port) < 0) {
-        log_err("cannot serve http on port %d", port);
-        return -1;
+        int e = errno;
+        log_err("cannot bind http port %d: %s", port, strerror(e));
+        return e == EADDRINUSE || e == EACCES ? SHM_CONFLICT : -1;
     }
     evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
     evhttp_set_cb(h->http, "/", on_page, h);

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  4u
+#define SHM_LAYOUT_VERSION  5u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -60,6 +60,11 @@ typedef struct shm_header_sh {
     _Atomic int32_t   table_lock_owner; /* pid holding table_lock, 0 if free */
     uint32_t          _pad0;
     char              name[SHM_NAME_LEN]; /* the shm object name */
+    uint64_t          instance_id;      /* random id of this sim run; gateways it spawns
+                                           are given it and refuse a region without it */
+    uint64_t          sim_start;        /* the sim's start time (field 22 of
+                                           /proc/PID/stat, clock ticks after boot): with
+                                           sim_pid it names the live sim (pid reuse) */
 } shm_header_sh_t;
 
 /* ---- parameters: written once by sim before ready=1 ------------------------------ */
@@ -333,6 +338,8 @@ typedef struct shm_client_sh {
     _Atomic uint64_t done_step;    /* synch mode: step for which (done) was last sent */
     int64_t  last_recv_ns;         /* CLOCK_MONOTONIC ns of the last datagram */
     char     coach_name[SHM_TEAM_NAME_LEN]; /* online coach name, "" if none */
+    uint8_t  reconnect_token[16];  /* players with server::reconnect_token: the secret
+                                      the init reply carried (hex); all zero: none */
 } shm_client_sh_t;
 
 typedef struct shm_team_sh {

@@ -108,6 +108,10 @@ static void viewer_send(http_viewer_t *v, http_frame_t *f)
 static void on_events(struct evhttp_request *req, void *arg)
 {
     mgw_http_t *h = arg;
+    if (!mgw_peer_fd_room(h->g)) { /* descriptors nearly used up: one clear refusal */
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, "too many viewers and monitors");
+        return;
+    }
     http_viewer_t *v = calloc(1, sizeof *v);
     if (!v) {
         evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
@@ -180,6 +184,16 @@ static void cmd_reply(struct evhttp_request *req, int code, const char *text)
     evbuffer_free(b);
 }
 
+/* got == want, in a time that does not tell how much of a guess was right */
+static int token_equal(const char *got, const char *want)
+{
+    size_t n = strlen(want), m = strlen(got);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(want[i] ^ (i < m ? got[i] : 0));
+    return diff == 0;
+}
+
 /* the operator token: header X-Rcss-Token, or ?token= */
 static int cmd_token_ok(mgw_http_t *h, struct evhttp_request *req)
 {
@@ -190,11 +204,11 @@ static int cmd_token_ok(mgw_http_t *h, struct evhttp_request *req)
     struct evkeyvalq q;
     int ok = 0;
     if (got)
-        return strcmp(got, want) == 0;
+        return token_equal(got, want);
     const char *query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
     if (query && evhttp_parse_query_str(query, &q) == 0) {
         const char *t = evhttp_find_header(&q, "token");
-        ok = t && strcmp(t, want) == 0;
+        ok = t && token_equal(t, want);
         evhttp_clear_headers(&q);
     }
     return ok;

@@ -189,6 +189,7 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     g->waker.fd = -1;
+    g->reply_fd = -1;
     int rc = shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, instance, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "rcss-monitorgw: %s\n", err);
@@ -204,6 +205,7 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
         return -1;
     }
     raise_fd_limit();
+    mgw_peer_open_reply(g);
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
     g->base = event_base_new();
@@ -238,6 +240,8 @@ static void mgw_stop(mgw_t *g)
     if (g->base)
         event_base_free(g->base);
     mgw_free_buffers(g);
+    if (g->reply_fd > 0)
+        close(g->reply_fd);
     if (g->self)
         atomic_store(&g->self->state, PROC_ST_EXITED);
     if (g->shm.r && shm_gateway_leave(&g->shm))

@@ -4,7 +4,6 @@
  * gone is reaped (ICMP port unreachable) and its place freed; and a flood of monitor
  * inits against a small descriptor limit gets one clear refusal each
  * ("(error no_more_monitor)") while monitorgw keeps serving. */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/resource.h>

@@ -40,7 +40,7 @@ int mgw_peer_fd_room(const mgw_t *g)
 static void peer_reply_once(mgw_t *g, const struct sockaddr_storage *to, const char *text)
 {
     char err[128];
-    if (g->reply_fd >= 0) {
+    if (g->reply_fd > 0) { /* 0: never opened (a zeroed context) */
         net_udp_sendto(g->reply_fd, to, text, strlen(text) + 1);
         return;
     }

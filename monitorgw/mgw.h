@@ -189,6 +189,9 @@ int  mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
 void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n);
 /* Close the monitors marked dead, after applying what they sent before going. */
 void mgw_peer_reap(mgw_t *g);
+/* While the table is full, publish the longest-silent monitor's last datagram time
+ * (montab.oldest_recv_ns) for netgw's refusals; 0 otherwise. */
+void mgw_peer_note_idle(mgw_t *g);
 /* Open the socket refusals are sent from (-1 on failure: refusals then use a
  * temporary one). */
 void mgw_peer_open_reply(mgw_t *g);

@@ -141,6 +141,7 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     drain_requests(g);
     mgw_peer_reap(g);
+    mgw_peer_note_idle(g);
     if (!shm_gateway_sim_alive(g->r)) {
         log_info("the sim is gone; leaving");
         event_base_loopbreak(g->base);

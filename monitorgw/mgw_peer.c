@@ -423,6 +423,19 @@ void mgw_peer_takeover(mgw_t *g)
     atomic_store(&g->r->montab.count, (uint32_t)g->npeers);
 }
 
+void mgw_peer_note_idle(mgw_t *g)
+{
+    int max = conf_int(&g->conf, SP_max_monitors);
+    int64_t oldest = 0;
+    if (max >= 0 && g->npeers >= max && conf_int(&g->conf, SP_monitor_idle_timeout) > 0) {
+        for (int i = 0; i < g->npeers; i++) {
+            if (oldest == 0 || g->peers[i]->last_recv_ns < oldest)
+                oldest = g->peers[i]->last_recv_ns;
+        }
+    }
+    atomic_store(&g->r->montab.oldest_recv_ns, oldest);
+}
+
 void mgw_peer_reap(mgw_t *g)
 {
     for (int i = g->npeers - 1; i >= 0; i--) {

@@ -360,8 +360,12 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     }
     int max = conf_int(&g->conf, SP_max_monitors), nmon;
     int again = port_monitor_at(g, from, &nmon) >= 0; /* a re-init takes no new place */
-    /* full: refused here, unless monitorgw may replace an idle monitor */
-    if (max >= 0 && !again && nmon >= max && conf_int(&g->conf, SP_monitor_idle_timeout) <= 0) {
+    /* full: refused here, from the player port as the reference does, unless monitorgw
+     * may replace a monitor silent for longer than server::monitor_idle_timeout */
+    int64_t tmo = (int64_t)conf_int(&g->conf, SP_monitor_idle_timeout) * 1000000000LL;
+    int64_t oldest = atomic_load(&g->r->montab.oldest_recv_ns);
+    int replaceable = tmo > 0 && oldest > 0 && shm_now_ns() - oldest > tmo;
+    if (max >= 0 && !again && nmon >= max && !replaceable) {
         ngw_udp_sendto(p->fd, from, "(error no_more_monitor)");
         return;
     }

@@ -365,6 +365,10 @@ typedef struct shm_monitor_sh {
 typedef struct shm_montab_sh {
     _Atomic uint32_t hwm;          /* entries [0, hwm) may be ACTIVE; the rest are FREE */
     _Atomic uint32_t count;        /* monitors served, with or without a table entry */
+    _Atomic int64_t  oldest_recv_ns; /* while the table is full (server::max_monitors): the
+                                      last datagram (CLOCK_MONOTONIC ns) of the monitor
+                                      silent for longest, else 0; netgw hands a new
+                                      dispinit over only if that one may be replaced */
 } shm_montab_sh_t;
 
 /* netgw hands a (dispinit ...) that reached the player port over to monitorgw */

@@ -290,9 +290,10 @@ Test(layout, monreq)
 
 Test(layout, montab)
 {
-    PIN_SIZE(shm_montab_sh_t, 8);
+    PIN_SIZE(shm_montab_sh_t, 16);
     PIN_OFF(shm_montab_sh_t, hwm, 0);
     PIN_OFF(shm_montab_sh_t, count, 4);
+    PIN_OFF(shm_montab_sh_t, oldest_recv_ns, 8);
 }
 
 Test(layout, monreq_ring)
@@ -323,7 +324,7 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4946920);
+    PIN_SIZE(shm_region_sh_t, 4946928);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 232);
     PIN_OFF(shm_region_sh_t, ptypes, 67824);

@@ -235,7 +235,7 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
         return -1;
     }
     if (!port_reconnect_allowed(g, e, pi, from)) {
-        log_warn("refused (reconnect %s %d) from another host", pi->team, pi->unum);
+        log_debug("refused (reconnect %s %d) from another host", pi->team, pi->unum);
         *err = E_RECONNECT;
         return -1;
     }

@@ -34,6 +34,6 @@ for f in "$out"/vg.*.log; do
     cmd=$(sed -n 's/^==[0-9]*== Command: //p' "$f" | head -n 1)
     echo "== $cmd"
     grep -E "ERROR SUMMARY|definitely lost|indirectly lost|possibly lost|still reachable|in use at exit" "$f" \
-        | sed 's/^==[0-9]*== */   /'
+        | sed 's/^==[0-9]*== */   /' || echo "   no summary (killed)"
 done
 grep -E "Score|Game Over" "$out/server.out" || true

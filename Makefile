@@ -5,6 +5,7 @@
 #                   (SYNCH=1: synch mode; PORT=6000)
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
+#   make fuzz-long  10 million executions of each fuzz target (nightly; FUZZ_RUNS)
 #   make install    PREFIX=/usr/local DESTDIR=
 # Variables: BUILD=dir (default build), SAN=1 (ASan+UBSan), CC.
 
@@ -74,7 +75,7 @@ UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUIL
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
+.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -186,6 +187,15 @@ endif
 
 fuzz: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-run
+
+# nightly style, not in CI: FUZZ_RUNS executions of every target, the figures in
+# $(BUILD)-fuzz/fuzz-long.md (docs/fuzzing.md holds the last run's)
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps
+	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-long-run
+
+fuzz-long-run: $(FUZZ_BINS)
+	scripts/fuzz-long.sh $(BUILD) $(FUZZ_RUNS) $(BUILD)/fuzz-long.md
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/test/fuzz/%.o $(LIBNETGW) $(LIBMGW) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

@@ -31,6 +31,8 @@ struct mgw_http;
 #define MGW_TILES          256    /* team-graphic tiles per side: 32 x 8 */
 #define MGW_TILES_EARLY    32     /* tiles per cycle and monitor before kick-off */
 #define MGW_TILES_LATE     8      /* and after */
+#define MGW_FD_RESERVE     64     /* descriptors kept free of monitors and viewers (event
+                                     base, eventfd, logs, the http listener...) */
 
 static inline int mgw_vidx(int version) { return version < 0 ? 0 : version; }
 
@@ -124,6 +126,7 @@ typedef struct mgw_peer {
     int32_t        family;
     uint16_t       port;
     uint64_t       sent, skipped;  /* datagrams sent / dropped (socket buffer full) */
+    int64_t        last_recv_ns;   /* its dispinit or last datagram (idle monitors) */
     uint32_t       tiles[2][MGW_TILES / 32]; /* team-graphic tiles already sent */
     struct event  *ev;
     struct mgw    *g;
@@ -171,6 +174,9 @@ typedef struct mgw {
     int                 init_n[MGW_NVER];
     uint8_t            *zbuf[MGW_NVER][MGW_NLEVEL];  /* and compressed, allocated on use */
     uint64_t            frames;     /* show frames fanned out */
+    int                 reply_fd;   /* unconnected socket for refusals (opened at start, so
+                                       a refusal never needs a descriptor we lack) */
+    int                 full_said;  /* "no room for more monitors" logged (until room) */
 } mgw_t;
 
 int  mgw_init_buffers(mgw_t *g);
@@ -192,6 +198,15 @@ int  mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
 void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n);
 /* Close the monitors marked dead, after applying what they sent before going. */
 void mgw_peer_reap(mgw_t *g);
+/* While the table is full, publish the longest-silent monitor's last datagram time
+ * (montab.oldest_recv_ns) for netgw's refusals; 0 otherwise. */
+void mgw_peer_note_idle(mgw_t *g);
+/* Open the socket refusals are sent from (-1 on failure: refusals then use a
+ * temporary one). */
+void mgw_peer_open_reply(mgw_t *g);
+/* 1 if one more monitor or viewer fits in the descriptor limit (RLIMIT_NOFILE less
+ * MGW_FD_RESERVE); counts every monitor and browser viewer. */
+int  mgw_peer_fd_room(const mgw_t *g);
 /* the peer at an address, NULL if none */
 mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port);
 
@@ -213,7 +228,8 @@ void mgw_fanout_init(mgw_t *g, mgw_peer_t *p);
 void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text);
 
 /* ---- mgw_http.c ---- */
-/* Start the HTTP server on server::http_port (0: none). 0 or -1. */
+/* Start the HTTP server on server::http_port (0: none). 0, -1, or SHM_CONFLICT when
+ * the port is taken. */
 int  mgw_http_start(mgw_t *g);
 void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */

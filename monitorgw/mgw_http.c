@@ -5,6 +5,7 @@
  * command from the page, accepted only with the operator token (server::http_token).
  * Each frame is one reference-counted buffer shared by every viewer's connection; a
  * viewer whose connection has more than HTTP_MAX_QUEUED bytes unsent skips frames. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,14 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
 #include "log.h"
 #include "mgw.h"
 
 #define HTTP_MAX_QUEUED  (256 * 1024)  /* bytes a viewer may have unsent */
 #define HTTP_MAX_DELAY   6000          /* cycles of broadcast delay (10 min) */
 #define HTTP_CMD_MAX     256
+#define HTTP_RESUME_MS   1000          /* accepting paused after descriptors ran out */
 
 typedef struct http_frame {         /* one SSE event, shared */
     int    refs;
@@ -42,6 +45,8 @@ typedef struct mgw_http {
     http_frame_t  **ring;           /* the last delay + 1 frames */
     uint64_t        nframes;        /* frames put into the ring */
     uint64_t        skipped;        /* frames viewers skipped (slow) */
+    struct evconnlistener *listener; /* the http port's */
+    struct event   *resume_ev;      /* accepting again after descriptors ran out */
 } mgw_http_t;
 
 static void frame_unref(http_frame_t *f)
@@ -107,6 +112,10 @@ static void viewer_send(http_viewer_t *v, http_frame_t *f)
 static void on_events(struct evhttp_request *req, void *arg)
 {
     mgw_http_t *h = arg;
+    if (!mgw_peer_fd_room(h->g)) { /* descriptors nearly used up: one clear refusal */
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, "too many viewers and monitors");
+        return;
+    }
     http_viewer_t *v = calloc(1, sizeof *v);
     if (!v) {
         evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
@@ -179,6 +188,16 @@ static void cmd_reply(struct evhttp_request *req, int code, const char *text)
     evbuffer_free(b);
 }
 
+/* got == want, in a time that does not tell how much of a guess was right */
+static int token_equal(const char *got, const char *want)
+{
+    size_t n = strlen(want), m = strlen(got);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(want[i] ^ (i < m ? got[i] : 0));
+    return diff == 0;
+}
+
 /* the operator token: header X-Rcss-Token, or ?token= */
 static int cmd_token_ok(mgw_http_t *h, struct evhttp_request *req)
 {
@@ -189,11 +208,11 @@ static int cmd_token_ok(mgw_http_t *h, struct evhttp_request *req)
     struct evkeyvalq q;
     int ok = 0;
     if (got)
-        return strcmp(got, want) == 0;
+        return token_equal(got, want);
     const char *query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
     if (query && evhttp_parse_query_str(query, &q) == 0) {
         const char *t = evhttp_find_header(&q, "token");
-        ok = t && strcmp(t, want) == 0;
+        ok = t && token_equal(t, want);
         evhttp_clear_headers(&q);
     }
     return ok;
@@ -240,6 +259,32 @@ static void on_other(struct evhttp_request *req, void *arg)
 }
 
 /* ---- the server ---------------------------------------------------------------------- */
+static void on_resume(evutil_socket_t fd, short what, void *arg)
+{
+    mgw_http_t *h = arg;
+    (void)fd;
+    (void)what;
+    evconnlistener_enable(h->listener);
+}
+
+/* accept() failed for a reason other than a retriable one: out of descriptors. A
+ * listener left enabled would fire again at once (the connection still waits), so
+ * accepting pauses for HTTP_RESUME_MS, with one line, instead of spinning. */
+static mgw_http_t *http_self; /* the listener's error callback gets evhttp's argument:
+                                 one http server per process, this one */
+
+static void on_accept_error(struct evconnlistener *l, void *arg)
+{
+    mgw_http_t *h = http_self;
+    (void)arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    struct timeval tv = { HTTP_RESUME_MS / 1000, (HTTP_RESUME_MS % 1000) * 1000 };
+    if (!evconnlistener_disable(l) && !event_pending(h->resume_ev, EV_TIMEOUT, NULL))
+        log_warn("http: cannot accept (%s): paused for %d ms", evutil_socket_error_to_string(e),
+                 HTTP_RESUME_MS);
+    event_add(h->resume_ev, &tv);
+}
+
 int mgw_http_start(mgw_t *g)
 {
     int port = conf_int(&g->conf, SP_http_port);
@@ -257,10 +302,19 @@ int mgw_http_start(mgw_t *g)
     if (!h->ring || !h->http)
         return -1;
     const char *addr = conf_str(&g->conf, SP_bind_address);
-    if (evhttp_bind_socket(h->http, addr[0] ? addr : "0.0.0.0", (uint16_t)port) < 0) {
-        log_err("cannot serve http on port %d", port);
-        return -1;
+    struct evhttp_bound_socket *bs =
+        evhttp_bind_socket_with_handle(h->http, addr[0] ? addr : "0.0.0.0", (uint16_t)port);
+    if (!bs) {
+        int e = errno;
+        log_err("cannot bind http port %d: %s", port, strerror(e));
+        return e == EADDRINUSE || e == EACCES ? SHM_CONFLICT : -1;
     }
+    h->listener = evhttp_bound_socket_get_listener(bs);
+    h->resume_ev = evtimer_new(g->base, on_resume, h);
+    if (!h->resume_ev)
+        return -1;
+    http_self = h;
+    evconnlistener_set_error_cb(h->listener, on_accept_error);
     evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
     evhttp_set_cb(h->http, "/", on_page, h);
     evhttp_set_cb(h->http, "/index.html", on_page, h);
@@ -276,6 +330,9 @@ void mgw_http_stop(mgw_t *g)
     mgw_http_t *h = g->http;
     if (!h)
         return;
+    if (h->resume_ev)
+        event_free(h->resume_ev);
+    http_self = NULL;
     if (h->http)
         evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
     while (h->viewers)

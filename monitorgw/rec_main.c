@@ -181,6 +181,8 @@ static void follow(rec_ctx_t *c)
         c->have_last = 1;
         c->st.snap_next++;
         atomic_store(&c->self->last_step, c->snap.step);
+        /* busy catching up is not hung: the sim's watchdog reads this */
+        atomic_store(&c->self->heartbeat_ns, shm_now_ns());
         if (flush_due(c))
             flush_all(c);
     }
@@ -274,13 +276,15 @@ static int rec_open(rec_ctx_t *c)
     return 0;
 }
 
-static int rec_start(rec_ctx_t *c, const char *name)
+/* 0, -1, or SHM_CONFLICT (the region of another server) */
+static int rec_start(rec_ctx_t *c, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     c->game.fd = c->text.fd = -1;
-    if (shm_gateway_attach(&c->shm, name, REC_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+    int rc = shm_gateway_attach(&c->shm, name, REC_ATTACH_WAIT_MS, instance, err, sizeof err);
+    if (rc < 0) {
         fprintf(stderr, "rcss-recorder: %s\n", err);
-        return -1;
+        return rc;
     }
     c->r = c->shm.r;
     c->self = &c->r->recorder;
@@ -363,21 +367,27 @@ int main(int argc, char **argv)
 {
     static rec_ctx_t c; /* large: snapshots, text assembly */
     const char *name = getenv("RCSS_SHM");
+    uint64_t instance = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
             name = argv[++i];
+        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc
+                   && shm_gateway_parse_instance(argv[i + 1], &instance) == 0) {
+            i++;
         } else {
             name = NULL;
             break;
         }
     }
     if (!name || !name[0]) {
-        fprintf(stderr, "usage: rcss-recorder --shm NAME   (NAME also from $RCSS_SHM)\n");
-        return 2;
+        fprintf(stderr, "usage: rcss-recorder --shm NAME [--instance ID]   (NAME also "
+                "from $RCSS_SHM)\n");
+        return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-recorder", LOG_INFO);
     rec_signals();
-    int rc = rec_start(&c, name);
+    int rc = rec_start(&c, name, instance);
+    int conflict = rc == SHM_CONFLICT;
     if (rc == 0 && !c.game_on && !c.text_on)
         log_info("no log is on: nothing to record");
     else if (rc == 0 && c.r->rec.state[atomic_load(&c.r->rec.cur) & 1u].valid
@@ -389,7 +399,7 @@ int main(int argc, char **argv)
         rc = 1;
     if (c.self)
         atomic_store(&c.self->state, PROC_ST_EXITED);
-    if (c.shm.r)
-        shm_region_detach(&c.shm);
-    return rc;
+    if (c.shm.r && shm_gateway_leave(&c.shm))
+        log_info("the sim was killed: removed its region");
+    return conflict ? SHM_GW_EXIT_CONFLICT : rc;
 }

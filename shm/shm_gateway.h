@@ -10,12 +10,22 @@
 #include "conf.h"
 #include "shm.h"
 
+/* A gateway's exit status when it must not be restarted: its ports are taken, or the
+ * region is not its sim's (the sim then stops with the same status). */
+#define SHM_GW_EXIT_CONFLICT 2
+
 /* Attach to region name, retrying every 50 ms for up to wait_ms while it does not exist
- * or is not ready yet (systemd starts every unit at once). 0, or -1 with one line in err. */
-int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err, size_t errlen);
+ * or is not ready yet (systemd starts every unit at once). With instance != 0 (a gateway
+ * the sim spawned, told --instance ID) only that sim's region is taken. 0, or -1 /
+ * SHM_CONFLICT (another user's object, another sim's region) with one line in err. */
+int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t instance,
+                        char *err, size_t errlen);
+/* "--instance" values: hexadecimal, non-zero. 0 ok, -1 malformed. */
+int  shm_gateway_parse_instance(const char *text, uint64_t *out);
 /* The sim's resolved configuration, as a conf_t. */
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
-/* 0 once the sim that created the region is gone or asked everyone to leave. */
+/* 0 once the sim that created the region is gone (pid and start time) or asked everyone
+ * to leave. */
 int  shm_gateway_sim_alive(const shm_region_sh_t *r);
 
 /* cycle semaphore -> eventfd */

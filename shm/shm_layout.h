@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  5u
+#define SHM_LAYOUT_VERSION  6u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -60,6 +60,11 @@ typedef struct shm_header_sh {
     _Atomic int32_t   table_lock_owner; /* pid holding table_lock, 0 if free */
     uint32_t          _pad0;
     char              name[SHM_NAME_LEN]; /* the shm object name */
+    uint64_t          instance_id;      /* random id of this sim run; gateways it spawns
+                                           are given it and refuse a region without it */
+    uint64_t          sim_start;        /* the sim's start time (field 22 of
+                                           /proc/PID/stat, clock ticks after boot): with
+                                           sim_pid it names the live sim (pid reuse) */
 } shm_header_sh_t;
 
 /* ---- parameters: written once by sim before ready=1 ------------------------------ */
@@ -334,6 +339,8 @@ typedef struct shm_client_sh {
     _Atomic uint64_t done_step;    /* synch mode: step for which (done) was last sent */
     int64_t  last_recv_ns;         /* CLOCK_MONOTONIC ns of the last datagram */
     char     coach_name[SHM_TEAM_NAME_LEN]; /* online coach name, "" if none */
+    uint8_t  reconnect_token[16];  /* players with server::reconnect_token: the secret
+                                      the init reply carried (hex); all zero: none */
 } shm_client_sh_t;
 
 typedef struct shm_team_sh {
@@ -360,6 +367,10 @@ typedef struct shm_monitor_sh {
 typedef struct shm_montab_sh {
     _Atomic uint32_t hwm;          /* entries [0, hwm) may be ACTIVE; the rest are FREE */
     _Atomic uint32_t count;        /* monitors served, with or without a table entry */
+    _Atomic int64_t  oldest_recv_ns; /* while the table is full (server::max_monitors): the
+                                      last datagram (CLOCK_MONOTONIC ns) of the monitor
+                                      silent for longest, else 0; netgw hands a new
+                                      dispinit over only if that one may be replaced */
 } shm_montab_sh_t;
 
 /* netgw hands a (dispinit ...) that reached the player port over to monitorgw */

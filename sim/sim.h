@@ -22,6 +22,20 @@
 #define SIM_SYNCH_TIME0_NS   50000000LL  /* synch mode: shortest cycle while time is 0 */
 #define SIM_REC_WAIT_MS      2000   /* synch mode: longest wait for a recorder behind */
 #define SIM_REC_MARGIN       2      /* snapshot slots kept free for the recorder's copy */
+#define SIM_HELP_LEN         (256 * 1024) /* module::help listing (every parameter) */
+
+#define SIM_EXIT_CONFLICT    2      /* exit status: a port or the region is taken */
+#define SIM_GW_GRACE_NS      5000000000LL /* a new gateway's first heartbeat may take this
+                                      much longer than server::gateway_timeout_ms */
+#define SIM_QUICK_DEATH_NS   1000000000LL /* a gateway dying this soon after its start... */
+#define SIM_QUICK_DEATHS     10     /* ...this many times in a row stops the server */
+#define SIM_GUARD_LOCKS      5      /* instance locks: the region name and four ports */
+
+/* the instance locks the sim holds while it runs (sim_guard.c) */
+typedef struct sim_guard {
+    int lock[SIM_GUARD_LOCKS];
+    int nlocks;
+} sim_guard_t;
 
 /* one gateway child */
 typedef struct sim_gw {
@@ -29,6 +43,8 @@ typedef struct sim_gw {
     int            index;           /* netgw index, -1 monitorgw, -2 recorder */
     int64_t        last_spawn_ns;   /* CLOCK_MONOTONIC of the last fork */
     int            pending;         /* died, restart due */
+    int            quick_deaths;    /* died within SIM_QUICK_DEATH_NS of its start, in a row */
+    int32_t        killed_pid;      /* the watchdog killed this process (not yet reaped) */
 } sim_gw_t;
 
 typedef struct sim_proc {
@@ -41,6 +57,11 @@ typedef struct sim_proc {
                                        recorder rather than overwrite what it has not read */
     int       rec_gave_up;          /* a wait timed out: no waiting until it caught up */
     sim_gw_t  gw[SHM_MAX_GATEWAYS + 2];
+    char      instance[24];         /* the region's instance id, given to every child */
+    int64_t   timeout_ns;           /* server::gateway_timeout_ms (0: no watchdog) */
+    int64_t   last_tick_ns;         /* last reap/watchdog pass */
+    int       fatal;                /* exit status the server must stop with (a gateway
+                                       that cannot run: SIM_EXIT_CONFLICT, crash loop: 1) */
 } sim_proc_t;
 
 typedef struct sim {
@@ -57,6 +78,7 @@ typedef struct sim {
     uint32_t      kick_offs_said;   /* kick-offs already announced on stdout */
     int           game_over;        /* auto mode: game_over_wait elapsed */
     int           team_started[2];  /* team_l_start / team_r_start were run */
+    sim_guard_t   guard;            /* instance locks (sim_guard.c) */
 } sim_t;
 
 /* set by the signal handler only; the loop acts on it */
@@ -80,14 +102,27 @@ int      sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active
  * (synch mode). */
 void     sim_clock_wait_next(sim_t *s);
 
+/* ---- sim_guard.c ---- */
+/* Take the instance locks of the region name and of every port, and check that each
+ * port can be bound: 0, or SIM_EXIT_CONFLICT (1 for another failure) with one line in
+ * err. The locks are held until the process ends (or sim_guard_release). */
+int  sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, char *err,
+                    size_t errlen);
+void sim_guard_release(sim_guard_t *g);
+
 /* ---- sim_proc.c ---- */
 /* Resolve the gateway directory and check the binaries; fills err on failure. */
 int  sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
                    int n_netgw, char *err, size_t errlen);
 /* Start every child (nothing in systemd mode). -1 if a fork failed. */
 int  sim_proc_start(sim_proc_t *p);
-/* Reap dead children and restart them (rate-limited). */
+/* Reap dead children and restart them (rate-limited); the watchdog: a child whose
+ * heartbeat is older than server::gateway_timeout_ms is killed (and so replaced). A child
+ * that exits with SHM_GW_EXIT_CONFLICT, or keeps dying at start, sets p->fatal. */
 void sim_proc_reap(sim_proc_t *p);
+/* sim_proc_reap at most every SIM_REAP_SLICE_NS (called once per turn, so synch mode
+ * with fast clients still watches its children). */
+void sim_proc_tick(sim_proc_t *p);
 /* SIGTERM every child, wait up to SIM_STOP_WAIT_MS, then SIGKILL. */
 void sim_proc_stop(sim_proc_t *p);
 /* Start team k's command (server::team_l_start / team_r_start) with /bin/sh -c, as the

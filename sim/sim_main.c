@@ -33,9 +33,11 @@ static void sim_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+/* 0 to run, 1 when help was printed (exit 0), -1 on a configuration error (exit 1).
+ * The buffer holds a whole module::help listing (every parameter, one line each). */
 static int sim_conf(sim_t *s, int argc, char **argv)
 {
-    char err[CONF_ERR_LEN];
+    static char err[SIM_HELP_LEN];
     err[0] = '\0';
     int rc = conf_load(&s->conf, argc, argv, err, sizeof err);
     if (rc < 0) {
@@ -46,7 +48,7 @@ static int sim_conf(sim_t *s, int argc, char **argv)
         fputs(err, stdout);
         if (err[0] && err[strlen(err) - 1] != '\n')
             fputc('\n', stdout);
-        return -1;
+        return 1;
     }
     if (conf_bool(&s->conf, SP_verbose))
         log_level = LOG_DEBUG;
@@ -92,22 +94,33 @@ static void fill_region(sim_t *s)
     r->hdr.sim_pid = (int32_t)getpid();
 }
 
+/* 0, or the exit status: 1 (error), SIM_EXIT_CONFLICT (the name or a port is another
+ * server's, or another user's) */
 static int sim_region(sim_t *s)
 {
     char name[SHM_NAME_LEN], err[SHM_ERR_LEN];
     const char *cn = conf_str(&s->conf, SP_shm_name);
     if (strlen(cn) >= sizeof name) {
         fprintf(stderr, "server::shm_name is longer than %d characters\n", SHM_NAME_LEN - 1);
-        return -1;
+        return 1;
     }
     if (cn[0] != '\0')
         memcpy(name, cn, strlen(cn) + 1);
     else
         shm_default_name(conf_int(&s->conf, SP_port), name, sizeof name);
-    if (shm_region_create(&s->shm, name, err, sizeof err) < 0) {
+    int rc = sim_guard_take(&s->guard, &s->conf, name, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", err);
-        return -1;
+        return rc;
     }
+    rc = shm_region_create(&s->shm, name, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", err);
+        return rc == SHM_CONFLICT ? SIM_EXIT_CONFLICT : 1;
+    }
+    if (s->shm.reclaimed_pid != 0)
+        log_info("shm %s: replaced the region a dead server left (pid %d)", name,
+                 (int)s->shm.reclaimed_pid);
     fill_region(s);
     sim_world_init(&s->world, &s->conf, &s->shm.r->ptypes, s->seed);
     s->world.emit = sim_publish_emit;
@@ -200,6 +213,7 @@ static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
+    sim_proc_tick(&s->proc);
     sim_proc_wait_recorder(&s->proc, r);
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
@@ -218,9 +232,9 @@ static void sim_run(sim_t *s)
     log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
              s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
              conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
-    while (!sim_stop_flag && !s->world.shutdown && !s->game_over) {
+    while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !s->proc.fatal) {
         sim_clock_wait_next(s);
-        if (sim_stop_flag)
+        if (sim_stop_flag || s->proc.fatal)
             break;
         sim_turn(s);
     }
@@ -254,13 +268,15 @@ int main(int argc, char **argv)
 {
     static sim_t sim; /* large (configuration, world): not on the stack */
     log_init("rcssserver", LOG_INFO);
-    if (sim_conf(&sim, argc, argv) < 0)
-        return 1;
+    int crc = sim_conf(&sim, argc, argv);
+    if (crc != 0)
+        return crc > 0 ? 0 : 1;
     sim.start_time = time(NULL);
     sim_banner(&sim);
     sim_signals();
-    if (sim_region(&sim) < 0)
-        return 1;
+    int rrc = sim_region(&sim);
+    if (rrc != 0)
+        return rrc;
     if (sim_gateways(&sim) < 0) {
         sim_proc_stop(&sim.proc);
         shm_region_destroy(&sim.shm);
@@ -268,5 +284,5 @@ int main(int argc, char **argv)
     }
     sim_run(&sim);
     sim_shutdown(&sim);
-    return 0;
+    return sim.proc.fatal; /* 0, or a gateway could not run (sim_proc.c) */
 }

@@ -37,6 +37,10 @@
 #define SIM_PENALTY_L      16.5
 #define SIM_PENALTY_HALF_W 20.16
 #define SIM_GOAL_WAIT      50      /* steps in goal_l/r before the kick-off */
+/* a command that places an object (player move, trainer move, monitor dispplayer and
+ * dispfoul) keeps it on the pitch plus the reference's 5 m margin */
+#define SIM_PLACE_MAX_X    (SIM_PITCH_HALF_L + 5.0)
+#define SIM_PLACE_MAX_Y    (SIM_PITCH_HALF_W + 5.0)
 
 typedef struct sim_ball {
     double x, y, vx, vy;            /* m, m/cycle */

@@ -222,7 +222,10 @@ Test(durability, stopped_recorder_counts_losses, .timeout = 90)
     e2e_players_t p;
     e2e_trainer_t t;
     cr_assert_eq(e2e_logdir_make(&d), 0);
-    const char *extra[] = { "server::synch_mode=true", "server::synch_timeout=20000", NULL };
+    /* the watchdog off: it would replace the stopped recorder (test_105), and nothing
+     * would be lost */
+    const char *extra[] = { "server::synch_mode=true", "server::synch_timeout=20000",
+                            "server::gateway_timeout_ms=0", NULL };
     start_match(&s, &d, &p, &t, extra);
     cr_assert_eq(e2e_players_cycles(&p, 10, 20000), 0);
     pid_t rec = e2e_recorder_pid(&s);

@@ -21,9 +21,9 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 5u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 6u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
-    PIN_SIZE(shm_header_sh_t, 216);
+    PIN_SIZE(shm_header_sh_t, 232);
     PIN_OFF(shm_header_sh_t, magic, 0);
     PIN_OFF(shm_header_sh_t, layout_version, 4);
     PIN_OFF(shm_header_sh_t, region_size, 8);
@@ -42,6 +42,8 @@ Test(layout, header)
     PIN_OFF(shm_header_sh_t, table_lock_owner, 144);
     PIN_OFF(shm_header_sh_t, _pad0, 148);
     PIN_OFF(shm_header_sh_t, name, 152);
+    PIN_OFF(shm_header_sh_t, instance_id, 216);
+    PIN_OFF(shm_header_sh_t, sim_start, 224);
 }
 
 Test(layout, params)
@@ -224,7 +226,7 @@ Test(layout, ctrl_ring)
 
 Test(layout, client)
 {
-    PIN_SIZE(shm_client_sh_t, 144);
+    PIN_SIZE(shm_client_sh_t, 160);
     PIN_OFF(shm_client_sh_t, state, 0);
     PIN_OFF(shm_client_sh_t, kind, 4);
     PIN_OFF(shm_client_sh_t, owner_gw, 8);
@@ -251,6 +253,7 @@ Test(layout, client)
     PIN_OFF(shm_client_sh_t, done_step, 112);
     PIN_OFF(shm_client_sh_t, last_recv_ns, 120);
     PIN_OFF(shm_client_sh_t, coach_name, 128);
+    PIN_OFF(shm_client_sh_t, reconnect_token, 144);
 }
 
 Test(layout, team)
@@ -287,9 +290,10 @@ Test(layout, monreq)
 
 Test(layout, montab)
 {
-    PIN_SIZE(shm_montab_sh_t, 8);
+    PIN_SIZE(shm_montab_sh_t, 16);
     PIN_OFF(shm_montab_sh_t, hwm, 0);
     PIN_OFF(shm_montab_sh_t, count, 4);
+    PIN_OFF(shm_montab_sh_t, oldest_recv_ns, 8);
 }
 
 Test(layout, monreq_ring)
@@ -320,22 +324,22 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4946504);
+    PIN_SIZE(shm_region_sh_t, 4946928);
     PIN_OFF(shm_region_sh_t, hdr, 0);
-    PIN_OFF(shm_region_sh_t, params, 216);
-    PIN_OFF(shm_region_sh_t, ptypes, 67808);
-    PIN_OFF(shm_region_sh_t, team, 76008);
-    PIN_OFF(shm_region_sh_t, netgw, 76056);
-    PIN_OFF(shm_region_sh_t, monitorgw, 2375064);
-    PIN_OFF(shm_region_sh_t, client, 2518752);
-    PIN_OFF(shm_region_sh_t, cmd, 2522352);
-    PIN_OFF(shm_region_sh_t, monitor, 2960752);
-    PIN_OFF(shm_region_sh_t, snap, 3353968);
-    PIN_OFF(shm_region_sh_t, events, 3655536);
-    PIN_OFF(shm_region_sh_t, coach, 4802432);
-    PIN_OFF(shm_region_sh_t, recorder, 4802512);
-    PIN_OFF(shm_region_sh_t, rec, 4946200);
-    PIN_OFF(shm_region_sh_t, montab, 4946496);
+    PIN_OFF(shm_region_sh_t, params, 232);
+    PIN_OFF(shm_region_sh_t, ptypes, 67824);
+    PIN_OFF(shm_region_sh_t, team, 76024);
+    PIN_OFF(shm_region_sh_t, netgw, 76072);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2375080);
+    PIN_OFF(shm_region_sh_t, client, 2518768);
+    PIN_OFF(shm_region_sh_t, cmd, 2522768);
+    PIN_OFF(shm_region_sh_t, monitor, 2961168);
+    PIN_OFF(shm_region_sh_t, snap, 3354384);
+    PIN_OFF(shm_region_sh_t, events, 3655952);
+    PIN_OFF(shm_region_sh_t, coach, 4802848);
+    PIN_OFF(shm_region_sh_t, recorder, 4802928);
+    PIN_OFF(shm_region_sh_t, rec, 4946616);
+    PIN_OFF(shm_region_sh_t, montab, 4946912);
 }
 
 Test(layout, coach)

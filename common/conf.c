@@ -657,6 +657,11 @@ int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen)
                 return -1;
         }
     }
+    return conf_parse_args(c, argc, argv, err, errlen);
+}
+
+int conf_parse_args(conf_t *c, int argc, char **argv, char *err, size_t errlen)
+{
     if (argc < 2 || !argv)
         return 0;
     char *line = join_args(argc, argv);

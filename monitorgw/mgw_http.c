@@ -243,7 +243,7 @@ static void on_other(struct evhttp_request *req, void *arg)
 int mgw_http_start(mgw_t *g)
 {
     int port = conf_int(&g->conf, SP_http_port);
-    if (port <= 0)
+    if (port == 0) /* off; -1: a free port (mgw_status.c) */
         return 0;
     mgw_http_t *h = calloc(1, sizeof *h);
     if (!h)
@@ -257,15 +257,15 @@ int mgw_http_start(mgw_t *g)
     if (!h->ring || !h->http)
         return -1;
     const char *addr = conf_str(&g->conf, SP_bind_address);
-    if (evhttp_bind_socket(h->http, addr[0] ? addr : "0.0.0.0", (uint16_t)port) < 0) {
-        log_err("cannot serve http on port %d", port);
+    if ((port = mgw_status_bind(g, h->http, addr[0] ? addr : "0.0.0.0", port)) < 0)
         return -1;
-    }
     evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
     evhttp_set_cb(h->http, "/", on_page, h);
     evhttp_set_cb(h->http, "/index.html", on_page, h);
     evhttp_set_cb(h->http, "/events", on_events, h);
     evhttp_set_cb(h->http, "/cmd", on_cmd, h);
+    if (mgw_status_start(g, h->http) < 0) /* /status, /metrics, /match/events */
+        return -1;
     evhttp_set_gencb(h->http, on_other, h);
     log_info("browser monitor on http port %d", port);
     return 0;
@@ -278,6 +278,7 @@ void mgw_http_stop(mgw_t *g)
         return;
     if (h->http)
         evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
+    mgw_status_stop(g);
     while (h->viewers)
         viewer_unlink(h->viewers);
     for (int i = 0; h->ring && i <= h->delay; i++)
@@ -290,6 +291,11 @@ void mgw_http_stop(mgw_t *g)
 int mgw_http_viewers(const mgw_t *g)
 {
     return g->http ? g->http->nviewers : -1;
+}
+
+uint64_t mgw_http_skipped(const mgw_t *g)
+{
+    return g->http ? g->http->skipped : 0;
 }
 
 void mgw_http_frame(mgw_t *g, const char *json, size_t len)

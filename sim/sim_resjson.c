@@ -168,8 +168,9 @@ int sim_resjson_write(const sim_t *s, json_t *res, char *path, size_t len)
         unlink(tmp);
         return -1;
     }
-    if (path)
-        snprintf(path, len, "%s", final);
+    char abs[PATH_MAX];
+    if (path) /* the name runners are given: absolute */
+        snprintf(path, len, "%s", realpath(final, abs) ? abs : final);
     log_info("result: %s", final);
     return 0;
 }

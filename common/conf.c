@@ -369,6 +369,8 @@ static void write_usage(char *buf, size_t len)
              "  help                 this text\n"
              "  module::help         every parameter of a module, type and value\n"
              "  include=FILE         read a configuration file\n"
+             "  --config FILE        read FILE instead of the default files (rcssserver)\n"
+             "  --print-config       print the effective configuration and exit (rcssserver)\n"
              "files: $RCSS_CONF_DIR (default ~/.rcssserver)/server.conf and player.conf\n");
 }
 

@@ -229,7 +229,7 @@ static void sim_run(sim_t *s)
     while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !sim_runner_over(s)) {
         sim_runner_poll(s);
         sim_clock_wait_next(s);
-        if (sim_stop_flag)
+        if (sim_stop_flag || sim_runner_over(s))
             break;
         sim_turn(s);
     }

@@ -51,7 +51,8 @@ Test(runner_result, scripted_match, .timeout = 120)
                            "server::kick_off_wait=2", "server::connect_wait=5",
                            "server::game_over_wait=3", "server::nr_extra_halfs=0",
                            "server::penalty_shoot_outs=false", "server::game_logging=true",
-                           "server::text_logging=true", d.game_arg, d.text_arg, NULL };
+                           "server::text_logging=true", d.game_arg, d.text_arg,
+                           "server::result_file=result.json", NULL };
     e2e_ref_t m;
     cr_assert_eq(e2e_ref_start(&m, args), 0);
     int a1 = e2e_ref_connect(&m, "A", 0);

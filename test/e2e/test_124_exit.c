@@ -140,7 +140,7 @@ Test(runner_exit, match_over_and_signal_exit_0, .timeout = 60)
     e2e_ref_stop(&m);
 
     const char *plain[] = { "server::port=0", "server::coach_port=0", "server::olcoach_port=0",
-                            NULL };
+                            "server::result_file=result.json", NULL };
     e2e_proc_t p;
     cr_assert_eq(e2e_proc_start(&p, plain, NULL), 0);
     cr_expect_eq(e2e_proc_stop(&p), 0);

@@ -156,7 +156,7 @@ Test(runner_reset, each_episode_its_own_logs, .timeout = 120)
     e2e_logdir_t d;
     cr_assert_eq(e2e_logdir_make(&d), 0);
     const char *args[] = { "server::game_logging=true", "server::text_logging=true",
-                           d.game_arg, d.text_arg, NULL };
+                           d.game_arg, d.text_arg, "server::result_file=result.json", NULL };
     e2e_ref_t m;
     cr_assert_eq(e2e_ref_start(&m, args), 0);
     int a = e2e_ref_connect(&m, "A", 0), b = e2e_ref_connect(&m, "B", 0);

@@ -63,6 +63,7 @@ Test(runner_config, print_config_round_trip, .timeout = 60)
     cr_expect(strstr(out, "\nserver::synch_mode = false\n"));
     cr_expect(strstr(out, "\nplayer::player_types = 18\n"));
     cr_expect(strstr(out, "\nserver::synch_miss_policy = \"skip\"\n"));
+    cr_expect(strstr(out, "\nserver::result_file = \"\"\n"), "no result file by default");
     /* back through --config: the same configuration */
     char path[256];
     snprintf(path, sizeof path, "/tmp/rcss-print-config-%d.conf", (int)getpid());
@@ -113,7 +114,8 @@ Test(runner_config, nothing_written_to_home, .timeout = 60)
     cr_assert_eq(e2e_logdir_make(&home), 0);
     const char *args[] = { "server::port=0", "server::coach_port=0", "server::olcoach_port=0",
                            "server::game_logging=true", "server::text_logging=true",
-                           "server::event_stream=events.ndjson", "server::synch_mode=true", NULL };
+                           "server::event_stream=events.ndjson", "server::synch_mode=true",
+                           "server::result_file=result.json", NULL };
     e2e_proc_t p;
     cr_assert_eq(e2e_proc_start(&p, args, home.dir), 0);
     int fd = e2e_udp_open();

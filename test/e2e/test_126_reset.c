@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "e2e_logs.h"
 #include "e2e_ref.h"
@@ -200,4 +201,29 @@ Test(runner_reset, each_episode_its_own_logs, .timeout = 120)
     cr_expect_eq(json_integer_value(json_object_get(r, "episode")), 3);
     json_decref(r);
     e2e_logdir_remove(&d);
+}
+
+/* an operator monitor's (dispreset) does what the trainer's (reset) does */
+Test(runner_reset, operator_monitor_reset, .timeout = 60)
+{
+    e2e_ref_t m;
+    cr_assert_eq(e2e_ref_start(&m, NULL), 0);
+    int a = e2e_ref_connect(&m, "A", 0), b = e2e_ref_connect(&m, "B", 0);
+    cr_assert_eq(e2e_ref_sync(&m), 0);
+    mess(&m, a, b);
+    int mon = e2e_udp_open(), mport = 0;
+    char buf[8192];
+    e2e_send(mon, m.s.port, "(dispinit version 3)");
+    cr_assert_gt(e2e_recv(mon, buf, sizeof buf, 2000, &mport), 0);
+    e2e_send(mon, mport, "(dispreset)");
+    shm_snapshot_sh_t s;
+    int k = 0;
+    do {
+        cr_assert_eq(e2e_ref_cycle(&m), 0);
+        snapshot(&m, &s);
+    } while (s.episode == 0 && ++k < 20);
+    cr_expect_eq(s.episode, 1u);
+    cr_expect(s.time == 0 && s.score[0] == 0 && s.play_mode == PM_BEFORE_KICK_OFF);
+    close(mon);
+    cr_expect_eq(e2e_ref_stop(&m), 0);
 }

@@ -202,8 +202,8 @@ static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
-    int64_t t0 = shm_now_ns();
     sim_proc_wait_recorder(&s->proc, r);
+    int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);

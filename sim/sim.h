@@ -47,7 +47,7 @@ typedef struct sim_proc {
  * sim_resjson.c, sim_reset.c; docs/ARCHITECTURE.md "Runner interface") ---- */
 #define SIM_READY_WAIT_NS   10000000000LL /* gateways not up 10 s after the start: exit 2 */
 #define SIM_FINISH_WAIT_MS  5000   /* longest wait for the recorder's final log names */
-#define SIM_SSE_WAIT_MS     500    /* longest wait for monitorgw to take the end event */
+#define SIM_SSE_WAIT_MS     2000   /* longest wait for monitorgw to take the end event */
 #define SIM_SINK_MAX        (1 << 20) /* event bytes kept for a slow socket reader */
 
 /* exit status of rcssserver */

@@ -91,7 +91,14 @@ int sim_events_open(sim_evsink_t *k, const char *spec, char *err, size_t errlen)
             snprintf(err, errlen, "server::event_stream: '%s' is not an open descriptor", spec);
             return -1;
         }
+        if (n <= 2) { /* stdout carries the reference's lines; made non-blocking it would
+                         lose them */
+            snprintf(err, errlen, "server::event_stream: use a descriptor above 2, not '%s' "
+                     "(e.g. fd:3 with 3>&1)", spec);
+            return -1;
+        }
         k->fd = (int)n;
+        fcntl(k->fd, F_SETFD, FD_CLOEXEC); /* not for the gateways and team commands */
     } else if (strncmp(spec, "unix:", 5) == 0) {
         k->fd = open_unix(spec + 5, err, errlen);
     } else if (strncmp(spec, "tcp:", 4) == 0) {

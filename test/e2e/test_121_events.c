@@ -227,3 +227,37 @@ Test(runner_events, unix_socket_stream, .timeout = 60)
     close(ls);
     unlink(path);
 }
+
+/* a runner's pipe as an inherited descriptor (fd:N): the lines arrive through it and it
+ * closes when the server is gone (the gateways do not hold it) */
+Test(runner_events, inherited_pipe, .timeout = 60)
+{
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    char arg[64];
+    snprintf(arg, sizeof arg, "server::event_stream=fd:%d", p[1]);
+    const char *args[] = { arg, "server::port=0", "server::coach_port=0",
+                           "server::olcoach_port=0", NULL };
+    e2e_proc_t s;
+    cr_assert_eq(e2e_proc_start(&s, args, NULL), 0);
+    close(p[1]);
+    cr_expect_eq(e2e_proc_stop(&s), 0);
+    static char all[65536];
+    size_t have = 0;
+    ssize_t n;
+    while (have < sizeof all - 1 && (n = read(p[0], all + have, sizeof all - 1 - have)) > 0)
+        have += (size_t)n;
+    all[have] = '\0';
+    cr_assert_gt(have, 0);
+    cr_expect_eq(all[have - 1], '\n');
+    split_lines(all);
+    cr_expect_eq(find(0, "start", NULL), 0);
+    cr_expect_eq(find(0, "end", NULL), nlines - 1);
+    close(p[0]);
+    e2e_proc_clean(&s);
+    /* 0, 1, 2 are refused: stdout carries the reference's lines */
+    const char *bad[] = { "server::event_stream=fd:1", NULL };
+    cr_assert_eq(e2e_proc_start(&s, bad, NULL), 1);
+    cr_expect_eq(s.status, 1);
+    e2e_proc_clean(&s);
+}

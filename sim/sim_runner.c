@@ -272,6 +272,8 @@ int sim_runner_finish(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     char path[LOGPATH_MAX + 256] = "";
+    if (s->runner.ready) /* what changed since the last turn (a client that came meanwhile) */
+        sim_events_diff(s);
     decide(s);
     r->runner.exit_code = s->runner.exit_code;
     snprintf(r->runner.exit_reason, sizeof r->runner.exit_reason, "%s", s->runner.why);

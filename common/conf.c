@@ -370,6 +370,8 @@ static void write_usage(char *buf, size_t len)
              "  help                 this text\n"
              "  module::help         every parameter of a module, type and value\n"
              "  include=FILE         read a configuration file\n"
+             "  --config FILE        read FILE instead of the default files (rcssserver)\n"
+             "  --print-config       print the effective configuration and exit (rcssserver)\n"
              "files: $RCSS_CONF_DIR (default ~/.rcssserver)/server.conf and player.conf\n");
 }
 
@@ -689,6 +691,11 @@ int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen)
                 return -1;
         }
     }
+    return conf_parse_args(c, argc, argv, err, errlen);
+}
+
+int conf_parse_args(conf_t *c, int argc, char **argv, char *err, size_t errlen)
+{
     if (argc < 2 || !argv)
         return 0;
     char *line = join_args(argc, argv);

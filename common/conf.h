@@ -38,6 +38,10 @@ int conf_parse_file(conf_t *c, const char *path, int optional, char *err, size_t
  * Returns 0; 1 if help was asked (usage text in err); -1 on error. */
 int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen);
 
+/* argv[1..] joined with spaces (arguments holding blanks single-quoted) and parsed as
+ * the command line: 0, 1 (help; text in err) or -1. The last step of conf_load. */
+int conf_parse_args(conf_t *c, int argc, char **argv, char *err, size_t errlen);
+
 /* Set one parameter from text, with the same coercions as the parser. */
 int conf_set(conf_t *c, const char *module, const char *name, const char *value,
              char *err, size_t errlen);

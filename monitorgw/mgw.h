@@ -5,6 +5,7 @@
  * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
  * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
  * mgw_http.c    the browser page and its server-sent-events stream (evhttp)
+ * mgw_status.c  the runner endpoints of that server: /status, /metrics, /match/events
  * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
@@ -21,6 +22,8 @@
 struct event_base;
 struct event;
 struct mgw_http;
+struct mgw_status;
+struct evhttp;
 
 #define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
 #define MGW_POLL_MS        10     /* hand-over rings (also woken by netgw) and heartbeat */
@@ -177,6 +180,7 @@ typedef struct mgw {
     int                 reply_fd;   /* unconnected socket for refusals (opened at start, so
                                        a refusal never needs a descriptor we lack) */
     int                 full_said;  /* "no room for more monitors" logged (until room) */
+    struct mgw_status  *status;     /* runner endpoints (mgw_status.c), NULL without http */
 } mgw_t;
 
 int  mgw_init_buffers(mgw_t *g);
@@ -235,6 +239,18 @@ void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */
 void mgw_http_frame(mgw_t *g, const char *json, size_t len);
 int  mgw_http_viewers(const mgw_t *g);
+/* Frames viewers skipped (slow connections). */
+uint64_t mgw_http_skipped(const mgw_t *g);
+
+/* ---- mgw_status.c ---- */
+/* Bind http to addr:port (-1: a free port, or the one a previous monitorgw reported);
+ * the port is reported in the region (runner.http_port). Returns it, or -1. */
+struct evhttp_bound_socket *mgw_status_bind(mgw_t *g, struct evhttp *http, const char *addr,
+                                            int *port);
+/* Register /status, /metrics and /match/events and start following the runner events. */
+int  mgw_status_start(mgw_t *g, struct evhttp *http);
+/* After evhttp_free. */
+void mgw_status_stop(mgw_t *g);
 /* The page (monitorgw/mgw_page.html, in the binary) */
 extern const char mgw_page_html[];
 

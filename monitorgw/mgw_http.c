@@ -288,7 +288,7 @@ static void on_accept_error(struct evconnlistener *l, void *arg)
 int mgw_http_start(mgw_t *g)
 {
     int port = conf_int(&g->conf, SP_http_port);
-    if (port <= 0)
+    if (port == 0) /* off; -1: a free port (mgw_status.c) */
         return 0;
     mgw_http_t *h = calloc(1, sizeof *h);
     if (!h)
@@ -302,11 +302,12 @@ int mgw_http_start(mgw_t *g)
     if (!h->ring || !h->http)
         return -1;
     const char *addr = conf_str(&g->conf, SP_bind_address);
-    struct evhttp_bound_socket *bs =
-        evhttp_bind_socket_with_handle(h->http, addr[0] ? addr : "0.0.0.0", (uint16_t)port);
+    int asked = port;
+    struct evhttp_bound_socket *bs = mgw_status_bind(g, h->http, addr[0] ? addr : "0.0.0.0",
+                                                     &port);
     if (!bs) {
         int e = errno;
-        log_err("cannot bind http port %d: %s", port, strerror(e));
+        log_err("cannot bind http port %d: %s", asked, strerror(e));
         return e == EADDRINUSE || e == EACCES ? SHM_CONFLICT : -1;
     }
     h->listener = evhttp_bound_socket_get_listener(bs);
@@ -320,6 +321,8 @@ int mgw_http_start(mgw_t *g)
     evhttp_set_cb(h->http, "/index.html", on_page, h);
     evhttp_set_cb(h->http, "/events", on_events, h);
     evhttp_set_cb(h->http, "/cmd", on_cmd, h);
+    if (mgw_status_start(g, h->http) < 0) /* /status, /metrics, /match/events */
+        return -1;
     evhttp_set_gencb(h->http, on_other, h);
     log_info("browser monitor on http port %d", port);
     return 0;
@@ -335,6 +338,7 @@ void mgw_http_stop(mgw_t *g)
     http_self = NULL;
     if (h->http)
         evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
+    mgw_status_stop(g);
     while (h->viewers)
         viewer_unlink(h->viewers);
     for (int i = 0; h->ring && i <= h->delay; i++)
@@ -347,6 +351,11 @@ void mgw_http_stop(mgw_t *g)
 int mgw_http_viewers(const mgw_t *g)
 {
     return g->http ? g->http->nviewers : -1;
+}
+
+uint64_t mgw_http_skipped(const mgw_t *g)
+{
+    return g->http ? g->http->skipped : 0;
 }
 
 void mgw_http_frame(mgw_t *g, const char *json, size_t len)

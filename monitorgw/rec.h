@@ -9,6 +9,8 @@
  *   rec_text.c      text log lines
  *   rec_file.c      files: buffered, flushed once a second as whole lines (gzip: one
  *                   complete member per flush), truncated back on a resume, renamed
+ *   rec_runner.c    the runner interface: finish on request, final names published,
+ *                   episodes (resets) named apart
  *   rec_main.c      the process: follow the rings, flush, resume, finish */
 #ifndef RCSS_REC_H
 #define RCSS_REC_H
@@ -141,5 +143,16 @@ int  rec_file_close(rec_file_t *f, char *err, size_t errlen);
 int  rec_file_rename(rec_file_t *f, const char *path, char *err, size_t errlen);
 /* Compress data as one gzip member at level into out (tests and the flush). 0 or -1. */
 int  rec_gzip_member(const void *data, size_t len, int level, rec_buf_t *out);
+
+/* ---- rec_runner.c ---- */
+/* 1 once the sim said the match is over (finish the logs now). */
+int  rec_runner_finish_asked(const shm_region_sh_t *r);
+/* The final paths of the logs of episode ("" for one not written), for result.json. */
+void rec_runner_names(shm_region_sh_t *r, uint32_t episode, const char *game, const char *text);
+/* The date format of the final names of episode (episode 0: date_fmt as it is; N >= 1:
+ * date_fmt + "rN-", or "rN-" alone when undated) into fmt; returns whether to date. */
+int  rec_runner_date(const char *date_fmt, int dated, uint32_t episode, char *fmt, size_t len);
+/* The fixed log name of episode: name, or name + "-rN". */
+void rec_runner_fixed(const char *name, uint32_t episode, char *out, size_t len);
 
 #endif

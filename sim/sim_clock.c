@@ -1,7 +1,9 @@
 /* sim_clock.c -- when the next step happens. Real time: step k at the absolute deadline
  * epoch + k*step on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME), so nothing drifts;
  * a sim more than SIM_MAX_BEHIND steps late skips the missed slots instead of bursting.
- * Synch mode: as soon as every active player sent (done), or after synch_timeout ms. */
+ * Synch mode: as soon as every active player sent (done), or after synch_timeout ms
+ * (server::synch_miss_policy skip and forfeit; wait keeps waiting), counting each late
+ * client's misses; the server never exits because a client is slow. */
 #include <errno.h>
 #include <time.h>
 #include "sim.h"
@@ -48,23 +50,34 @@ void sim_clock_wait_until(sim_t *s, int64_t t_ns)
     }
 }
 
+/* a client the synch-mode step waits for: an ACTIVE player (not one sent off: the
+ * reference waits only for enabled players) or a coach with its eye on */
+static int waited(const shm_region_sh_t *r, const shm_snapshot_sh_t *snap, int i)
+{
+    const shm_client_sh_t *c = &r->client[i];
+    if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
+        return 0;
+    if (i >= SHM_MAX_PLAYERS) /* coaches are waited for with the eye on */
+        return c->eye_on != 0;
+    return !(snap && !snap->player[i].enabled && snap->player[i].card == 2);
+}
+
+/* the sim's own newest snapshot */
+static const shm_snapshot_sh_t *newest(const shm_region_sh_t *r)
+{
+    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
+    return pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
+}
+
 int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
 {
     int n = 0, done = 1;
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
-    /* the sim's own newest snapshot: a player sent off (red card, discard) is not waited
-     * for, as the reference waits only for enabled players */
-    const shm_snapshot_sh_t *snap = pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
+    const shm_snapshot_sh_t *snap = newest(r);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        const shm_client_sh_t *c = &r->client[i];
-        if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
-            continue;
-        if (i >= SHM_MAX_PLAYERS && !c->eye_on) /* coaches are waited for with the eye on */
-            continue;
-        if (i < SHM_MAX_PLAYERS && snap && !snap->player[i].enabled && snap->player[i].card == 2)
+        if (!waited(r, snap, i))
             continue;
         n++;
-        if (atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
+        if (atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) < step)
             done = 0;
     }
     if (active)
@@ -87,14 +100,43 @@ static void wait_real_time(sim_t *s)
 /* the first client index sim_clock_all_done is still waiting for (-1 none) */
 static int first_late(const shm_region_sh_t *r, uint64_t step)
 {
+    const shm_snapshot_sh_t *snap = newest(r);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        const shm_client_sh_t *c = &r->client[i];
-        if (atomic_load_explicit(&c->state, memory_order_acquire) == CLIENT_ST_ACTIVE
-            && (i < SHM_MAX_PLAYERS || c->eye_on)
-            && atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
+        if (waited(r, snap, i)
+            && atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) < step)
             return i;
     }
     return -1;
+}
+
+/* The misses of a wait for step that ended (everybody done) or ran out of time: each
+ * waited client without (done) gets one and its run grows, the others' runs end
+ * (region runner part, for /status and result.json). Under the forfeit policy a
+ * player's run reaching server::synch_miss_limit makes its team forfeit. */
+static void count_misses(sim_t *s, uint64_t step)
+{
+    shm_region_sh_t *r = s->shm.r;
+    const shm_snapshot_sh_t *snap = newest(r);
+    int limit = conf_int(&s->conf, SP_synch_miss_limit);
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        shm_client_stat_sh_t *st = &r->runner.client[i];
+        if (!waited(r, snap, i))
+            continue;
+        if (atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) >= step) {
+            st->miss_run = 0;
+            continue;
+        }
+        st->misses++;
+        r->runner.misses++;
+        if (++st->miss_run > st->miss_run_max)
+            st->miss_run_max = st->miss_run;
+        if (s->runner.miss_policy == SIM_MISS_FORFEIT && i < SHM_MAX_PLAYERS
+            && (int)st->miss_run >= limit && !s->runner.forfeit_side) {
+            s->runner.forfeit_side = i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+            log_warn("player %c %d missed %u cycles in a row: its team forfeits",
+                     i < SHM_TEAM_SIZE ? 'l' : 'r', i % SHM_TEAM_SIZE + 1, st->miss_run);
+        }
+    }
 }
 
 static void wait_synch(sim_t *s)
@@ -113,17 +155,27 @@ static void wait_synch(sim_t *s)
             return;
         }
         if (done) {
+            count_misses(s, step); /* ends the runs of those who made it */
             /* while the game time is 0 each cycle lasts at least 50 ms, as the reference
              * delays each (think) then, so that the other clients can connect before
-             * auto mode's connect_wait runs out (spec player-sim.md 7.3) */
-            if (s->world.time <= 0)
+             * auto mode's connect_wait runs out (spec player-sim.md 7.3); not after a
+             * (reset): the clients are there, and training wants the cycles */
+            if (s->world.time <= 0 && s->world.episode == 0)
                 sim_clock_wait_until(s, s->last_step_ns + SIM_SYNCH_TIME0_NS);
             return;
         }
         int64_t now = shm_now_ns();
         if (now - start >= timeout) {
+            int late = first_late(r, step);
+            count_misses(s, step);
+            if (s->runner.miss_policy == SIM_MISS_WAIT && !s->runner.forfeit_side) {
+                log_info("waiting for a (done) (step %llu, first late client %d)",
+                         (unsigned long long)step, late);
+                start = now; /* one more miss per synch_timeout, never a step without it */
+                continue;
+            }
             log_info("someone missed a cycle (step %llu, first late client %d)",
-                     (unsigned long long)step, first_late(r, step));
+                     (unsigned long long)step, late);
             return;
         }
         if (now - last_reap >= SIM_REAP_SLICE_NS) {

@@ -176,6 +176,7 @@ void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side)
     case SHM_CMD_COACH_SAY:    ctrl_say(w, c, side); break;
     case SHM_CMD_RAW:          sim_world_textlog(w, side, 0, c); break;
     case SHM_CMD_SHUTDOWN:     w->shutdown = 1; break;
+    case SHM_CMD_RESET:        w->reset_req |= side == 0; break; /* trainer, operators */
     default:                   break;
     }
 }

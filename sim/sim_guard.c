@@ -4,7 +4,7 @@
  * the sim dies), so two servers started at the same moment cannot both pass; then each
  * UDP port (players, trainer, online coaches) and the http port is bound once without
  * any reuse option, which fails if any socket of anyone holds it. A conflict is one
- * line and exit status 2 (SIM_EXIT_CONFLICT); nothing has been started by then. */
+ * line and exit status 2 (SIM_EXIT_BIND); nothing has been started by then. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -63,13 +63,13 @@ static int guard_lock(sim_guard_t *g, const char *key, const char *what, char *e
             snprintf(err, errlen, "%s is in use by another running server", what);
         else
             snprintf(err, errlen, "cannot lock %s: %s", what, strerror(errno));
-        return SIM_EXIT_CONFLICT;
+        return SIM_EXIT_BIND;
     }
     g->lock[g->nlocks++] = fd;
     return 0;
 }
 
-/* the lock and the probe of one port; 0 or SIM_EXIT_CONFLICT with err */
+/* the lock and the probe of one port; 0 or SIM_EXIT_BIND with err */
 static int guard_port(sim_guard_t *g, const char *addr, int port, int type, const char *what,
                       char *err, size_t errlen)
 {
@@ -81,7 +81,7 @@ static int guard_port(sim_guard_t *g, const char *addr, int port, int type, cons
              addr[0] ? addr : "all interfaces");
     snprintf(key, sizeof key, "%s:%s:%d", proto, addr, port);
     if (guard_lock(g, key, desc, err, errlen) != 0)
-        return SIM_EXIT_CONFLICT;
+        return SIM_EXIT_BIND;
     int e = 0;
     for (int waited = 0; waited <= GUARD_PORT_WAIT_MS; waited += 20) {
         e = guard_probe(addr, port, type);
@@ -96,11 +96,11 @@ static int guard_port(sim_guard_t *g, const char *addr, int port, int type, cons
         snprintf(err, errlen, "%s is already in use (another server?)", desc);
     else if (e != 0)
         snprintf(err, errlen, "cannot bind %s: %s", desc, strerror(e));
-    return e == 0 ? 0 : e == EADDRINUSE || e == EACCES ? SIM_EXIT_CONFLICT : 1;
+    return e == 0 ? 0 : e == EADDRINUSE || e == EACCES ? SIM_EXIT_BIND : 1;
 }
 
-int sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, char *err,
-                   size_t errlen)
+int sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, unsigned held,
+                   char *err, size_t errlen)
 {
     char key[SHM_NAME_LEN + 8], what[SHM_NAME_LEN + 16];
     const char *addr = conf_str(c, SP_bind_address);
@@ -108,11 +108,13 @@ int sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, char *
     shm_lock_key_region(shm_name, key, sizeof key);
     snprintf(what, sizeof what, "shm %s", shm_name);
     int rc = guard_lock(g, key, what, err, errlen);
-    if (rc == 0)
+    /* held: bit k set when port k (players, trainer, online coaches) was chosen free and
+     * is already bound by this process (server::port=0 and the like, sim_runner.c) */
+    if (rc == 0 && !(held & 1u))
         rc = guard_port(g, addr, conf_int(c, SP_port), SOCK_DGRAM, "players", err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !(held & 2u))
         rc = guard_port(g, addr, conf_int(c, SP_coach_port), SOCK_DGRAM, "trainer", err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !(held & 4u))
         rc = guard_port(g, addr, conf_int(c, SP_olcoach_port), SOCK_DGRAM, "online coaches",
                         err, errlen);
     if (rc == 0)

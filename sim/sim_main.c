@@ -39,7 +39,9 @@ static int sim_conf(sim_t *s, int argc, char **argv)
 {
     static char err[SIM_HELP_LEN];
     err[0] = '\0';
-    int rc = conf_load(&s->conf, argc, argv, err, sizeof err);
+    int rc = sim_runner_conf(&s->conf, argc, argv, err, sizeof err);
+    if (rc == 2) /* --print-config: printed */
+        return 1;
     if (rc < 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
@@ -94,7 +96,7 @@ static void fill_region(sim_t *s)
     r->hdr.sim_pid = (int32_t)getpid();
 }
 
-/* 0, or the exit status: 1 (error), SIM_EXIT_CONFLICT (the name or a port is another
+/* 0, or the exit status: 1 (error), SIM_EXIT_BIND (the name or a port is another
  * server's, or another user's) */
 static int sim_region(sim_t *s)
 {
@@ -108,7 +110,10 @@ static int sim_region(sim_t *s)
         memcpy(name, cn, strlen(cn) + 1);
     else
         shm_default_name(conf_int(&s->conf, SP_port), name, sizeof name);
-    int rc = sim_guard_take(&s->guard, &s->conf, name, err, sizeof err);
+    unsigned held = 0;
+    for (int i = 0; i < 3; i++)
+        held |= s->runner.resv_fd[i] >= 0 ? 1u << i : 0u;
+    int rc = sim_guard_take(&s->guard, &s->conf, name, held, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return rc;
@@ -116,7 +121,7 @@ static int sim_region(sim_t *s)
     rc = shm_region_create(&s->shm, name, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "%s\n", err);
-        return rc == SHM_CONFLICT ? SIM_EXIT_CONFLICT : 1;
+        return rc == SHM_CONFLICT ? SIM_EXIT_BIND : 1;
     }
     if (s->shm.reclaimed_pid != 0)
         log_info("shm %s: replaced the region a dead server left (pid %d)", name,
@@ -208,23 +213,29 @@ static void sim_match_flow(sim_t *s)
     fflush(stdout);
 }
 
-/* one cycle: clients, commands, step, publish */
+/* one cycle: clients, commands, step (or a reset), publish */
 static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
     sim_proc_tick(&s->proc);
     sim_proc_wait_recorder(&s->proc, r);
+    int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);
-    sim_step(&s->world);
-    sim_match_flow(s);
+    if (sim_reset_pending(s)) {
+        sim_reset(s);
+    } else {
+        sim_step(&s->world);
+        sim_match_flow(s);
+    }
     if (s->world.play_mode != pm)
         log_debug("time %d: %s", s->world.time, playmode_name(s->world.play_mode));
     sim_publish(&s->world, r);
     sim_world_end_cycle(&s->world);
     s->last_step_ns = shm_now_ns();
+    sim_runner_after_turn(s, t0);
 }
 
 static void sim_run(sim_t *s)
@@ -232,9 +243,11 @@ static void sim_run(sim_t *s)
     log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
              s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
              conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
-    while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !s->proc.fatal) {
+    while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !s->proc.fatal
+           && !sim_runner_over(s)) {
+        sim_runner_poll(s);
         sim_clock_wait_next(s);
-        if (sim_stop_flag || s->proc.fatal)
+        if (sim_stop_flag || s->proc.fatal || sim_runner_over(s))
             break;
         sim_turn(s);
     }
@@ -249,11 +262,12 @@ static void sim_finalize(sim_t *s)
     sim_result_print(stdout, why, &s->world, s->shm.r, s->start_time);
 }
 
-static void sim_shutdown(sim_t *s)
+static int sim_shutdown(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     log_info("shutting down at time %d", s->world.time);
     sim_finalize(s);
+    int rc = sim_runner_finish(s);
     atomic_store(&r->hdr.shutdown, 1);
     for (uint32_t g = 0; g < SHM_MAX_GATEWAYS; g++)
         shm_sem_post(&r->netgw[g].cycle_sem);
@@ -262,27 +276,31 @@ static void sim_shutdown(sim_t *s)
     shm_sem_post(&r->hdr.done_sem);
     sim_proc_stop(&s->proc);
     shm_region_destroy(&s->shm);
+    sim_runner_close(s);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     static sim_t sim; /* large (configuration, world): not on the stack */
     log_init("rcssserver", LOG_INFO);
-    int crc = sim_conf(&sim, argc, argv);
-    if (crc != 0)
-        return crc > 0 ? 0 : 1;
+    int rc = sim_conf(&sim, argc, argv);
+    if (rc != 0)
+        return rc < 0 ? SIM_EXIT_CONFIG : SIM_EXIT_OK;
+    if ((rc = sim_runner_init(&sim)) != SIM_EXIT_OK)
+        return rc;
     sim.start_time = time(NULL);
     sim_banner(&sim);
     sim_signals();
-    int rrc = sim_region(&sim);
-    if (rrc != 0)
-        return rrc;
+    if ((rc = sim_region(&sim)) != 0)
+        return rc;
+    sim_runner_region(&sim);
     if (sim_gateways(&sim) < 0) {
         sim_proc_stop(&sim.proc);
         shm_region_destroy(&sim.shm);
         return 1;
     }
     sim_run(&sim);
-    sim_shutdown(&sim);
-    return sim.proc.fatal; /* 0, or a gateway could not run (sim_proc.c) */
+    rc = sim_shutdown(&sim);
+    return sim.proc.fatal ? sim.proc.fatal : rc; /* a gateway that could not run wins */
 }

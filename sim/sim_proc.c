@@ -219,7 +219,7 @@ static void reaped(sim_proc_t *p, sim_gw_t *g, pid_t pid, int st)
         if (!p->fatal)
             log_err("%s (pid %d) cannot run (see its message above): stopping the server",
                     name, (int)pid);
-        p->fatal = SIM_EXIT_CONFLICT;
+        p->fatal = SIM_EXIT_BIND;
         return;
     }
     log_warn("%s (pid %d) died: %s", name, (int)pid, why);

@@ -22,8 +22,8 @@ int lp_period_ms(const lp_play_t *p)
 
 void lp_status(const lp_play_t *p, const rcg_t *g, char *out, size_t len)
 {
-    int cycle = p->n > 0 ? g->frame[p->cur].snap.time : 0;
-    const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].snap.play_mode) : "";
+    int cycle = p->n > 0 ? g->frame[p->cur].show.time : 0;
+    const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].show.pmode) : "";
     snprintf(out, len, "cycle %d frame %d/%d %s %s x%g%s%s", cycle, p->n ? p->cur + 1 : 0, p->n,
              p->playing ? "playing" : "paused", p->dir > 0 ? "forward" : "backwards",
              p->speed, pm[0] ? " " : "", pm);

@@ -18,10 +18,10 @@ static int idle_mode(int pm)
     return pm == PM_BEFORE_KICK_OFF || pm == PM_TIME_OVER;
 }
 
-static void msg(rec_game_t *g, int time, int board, const char *text, size_t len)
+static void msg(rec_game_t *g, int time, int stime, int board, const char *text, size_t len)
 {
     if (g->fmt->msg)
-        g->fmt->msg(g->out, time, board, text, len);
+        g->fmt->msg(g->out, time, stime, board, text, len);
 }
 
 void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time)
@@ -30,7 +30,7 @@ void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t s
     g->fmt->head(g->out, h);
     int n = snprintf(note, sizeof note, "(rcssserver-shm (random_seed %llu) (start_time %lld))",
                      (unsigned long long)seed, (long long)start_time);
-    msg(g, 0, REC_BOARD_LOG, note, (size_t)n);
+    msg(g, 0, 0, REC_BOARD_LOG, note, (size_t)n);
 }
 
 /* the record_messages copies (spec 2.3); mode is the play mode of the event's snapshot */
@@ -69,7 +69,7 @@ static void game_message(rec_game_t *g, const shm_event_sh_t *ev, const char *te
         if (snap->play_mode != PM_TIME_OVER) {
             n = rec_text_recv(buf, sizeof buf, ev, text, len, snap->team);
             if (n >= 0) {
-                msg(g, ev->time, REC_BOARD_LOG, buf, (size_t)n);
+                msg(g, ev->time, ev->stoppage, REC_BOARD_LOG, buf, (size_t)n);
                 return;
             }
         }
@@ -82,13 +82,14 @@ static void game_message(rec_game_t *g, const shm_event_sh_t *ev, const char *te
         else
             n = snprintf(buf, sizeof buf, "(change_player_type %c %d %d)", "lr"[k], ev->unum,
                          ev->arg);
-        msg(g, ev->time, REC_BOARD_LOG, buf, n < 0 ? 0 : (size_t)n);
+        msg(g, ev->time, ev->stoppage, REC_BOARD_LOG, buf, n < 0 ? 0 : (size_t)n);
         return;
     default:
         return;
     }
     if (n >= 0)
-        msg(g, ev->time, REC_BOARD_MSG, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        msg(g, ev->time, ev->stoppage, REC_BOARD_MSG, buf,
+            (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, size_t len,
@@ -100,14 +101,15 @@ void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, s
         int n = snprintf(buf, sizeof buf, "(team_graphic_%c (%.*s)",
                          ev->side == SHM_SIDE_RIGHT ? 'r' : 'l', (int)len, text);
         if (n > 0 && (size_t)n < sizeof buf)
-            msg(g, ev->time, REC_BOARD_MSG, buf, (size_t)n);
+            msg(g, ev->time, ev->stoppage, REC_BOARD_MSG, buf, (size_t)n);
         return;
     }
     case SHM_EV_MSG:
-        msg(g, ev->time, ev->arg == REC_BOARD_LOG ? REC_BOARD_LOG : REC_BOARD_MSG, text, len);
+        msg(g, ev->time, ev->stoppage, ev->arg == REC_BOARD_LOG ? REC_BOARD_LOG : REC_BOARD_MSG,
+            text, len);
         return;
     default:
-        if (g->record_messages)
+        if (g->record_messages || g->fmt->all_messages)
             game_message(g, ev, text, len, snap);
         return;
     }
@@ -156,7 +158,7 @@ void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events)
     int n = snprintf(note, sizeof note,
                      "(rcssserver-shm (lost_snapshots %llu) (lost_events %llu))",
                      (unsigned long long)snaps, (unsigned long long)events);
-    msg(g, time, REC_BOARD_LOG, note, (size_t)n);
+    msg(g, time, 0, REC_BOARD_LOG, note, (size_t)n);
 }
 
 void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start_time,
@@ -169,11 +171,9 @@ void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start
     strftime(stamp, sizeof stamp, "%Y%m%d%H%M", &tm);
     int n = snprintf(note, sizeof note, "(result %s %s)", stamp, teaminfo);
     if (n > 0 && (size_t)n < sizeof note)
-        msg(g, last->time, REC_BOARD_MSG, note, (size_t)n);
-    if (g->fmt->team)
-        g->fmt->team(g->out, last);
+        msg(g, last->time, last->stoppage, REC_BOARD_MSG, note, (size_t)n);
     if (g->fmt->tail)
-        g->fmt->tail(g->out);
+        g->fmt->tail(g->out, last);
 }
 
 int rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_LEN],

@@ -17,8 +17,8 @@ static void setup(void)
     g.n_frames = (int)(sizeof times / sizeof times[0]);
     g.frame = calloc((size_t)g.n_frames, sizeof *g.frame);
     for (int i = 0; i < g.n_frames; i++) {
-        g.frame[i].snap.time = times[i];
-        g.frame[i].snap.play_mode = 3;
+        g.frame[i].show.time = times[i];
+        g.frame[i].show.pmode = 3;
     }
     lp_init(&p, g.n_frames);
 }

@@ -4,7 +4,8 @@
  * mgw_zlib.c    per-datagram zlib streams (pure)
  * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
  * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
- * mgw_http.c    the browser page and its server-sent-events stream (evhttp)
+ * mgw_http.c    the browser page of a live match (served by sse.c, shared with the
+ *               log player): parameters, operator commands
  * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
@@ -20,7 +21,7 @@
 
 struct event_base;
 struct event;
-struct mgw_http;
+struct sse;
 
 #define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
 #define MGW_POLL_MS        10     /* hand-over rings (also woken by netgw) and heartbeat */
@@ -154,7 +155,7 @@ typedef struct mgw {
     int                 have_snap;
     int                 ntiles;     /* tiles received (both sides) */
     mgw_tile_t          tile[2][MGW_TILES];
-    struct mgw_http    *http;
+    struct sse         *http;
     char                out[MGW_FRAME_MAX];
     char               *fbuf[MGW_NVER];              /* fset buffers per version */
     char               *init_data[MGW_NVER];         /* init block per version, built once */

@@ -189,8 +189,9 @@ int rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_L
         t[k].score = s->score[k];
         t[k].pen_score = s->pen_score[k];
         t[k].pen_taken = taken[k];
-        /* the shoot-out winner: more penalty goals once both sides took theirs */
-        t[k].pen_won = taken[0] > 0 && taken[1] > 0 && s->pen_score[k] > s->pen_score[1 - k];
+        /* "w": the winner of the coin toss that ends a shoot-out still level after every
+         * extra kick (the reference marks only that winner, Stadium::penaltyWinner) */
+        t[k].pen_won = s->pen_coin == (k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT);
     }
     return logpath_teaminfo(&t[0], &t[1], out, len);
 }

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  4u
+#define SHM_LAYOUT_VERSION  5u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -182,6 +182,9 @@ typedef struct shm_snapshot_sh {
     uint64_t event_head;           /* events up to (excluding) this seq belong to <= this step */
     shm_ball_sh_t   ball;
     shm_player_sh_t player[SHM_MAX_PLAYERS];
+    int32_t  pen_coin;             /* side that won the shoot-out's coin toss, 0 none (the
+                                      "w" of the log names, spec monitor-log-coach.md 2.4) */
+    int32_t  _pad1;
 } shm_snapshot_sh_t;
 
 /* ---- event ring: single producer sim, many readers ------------------------------- */

@@ -190,6 +190,32 @@ Test(rec_game, start_note_lost_note_and_result)
     cr_expect_str_eq(out.p, want);
 }
 
+/* the team info of the final names (spec 2.4): penalties only when the regular score is
+ * level and both sides took some; "w" only for the winner of the coin toss the sim
+ * publishes (pen_coin), not for a side that simply scored more penalties (the
+ * reference's Team::penaltyWon is set by the coin toss alone) */
+Test(rec_game, teaminfo_penalties_and_coin_toss)
+{
+    shm_snapshot_sh_t s;
+    char info[128], coach[2][SHM_TEAM_NAME_LEN] = { "", "" };
+    fx_busy(&s, 10);
+    s.score[0] = s.score[1] = 1;
+    s.pen_score[0] = 4;
+    s.pen_miss[0] = 1;
+    s.pen_score[1] = 3;
+    s.pen_miss[1] = 2;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4-vs-Beta_1_3");
+    s.pen_score[1] = 4;
+    s.pen_miss[1] = 1;
+    s.pen_coin = SHM_SIDE_RIGHT;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4-vs-Beta_1_4w");
+    s.pen_coin = SHM_SIDE_LEFT;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4w-vs-Beta_1_4");
+}
+
 /* a match written in version v and read back: the same frames */
 static void match_round_trip(const rec_fmt_t *fmt)
 {

@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 4u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 5u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 216);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -146,7 +146,7 @@ Test(layout, player)
 
 Test(layout, snapshot)
 {
-    PIN_SIZE(shm_snapshot_sh_t, 4712);
+    PIN_SIZE(shm_snapshot_sh_t, 4720);
     PIN_OFF(shm_snapshot_sh_t, seq, 0);
     PIN_OFF(shm_snapshot_sh_t, step, 8);
     PIN_OFF(shm_snapshot_sh_t, publish_ns, 16);
@@ -161,6 +161,7 @@ Test(layout, snapshot)
     PIN_OFF(shm_snapshot_sh_t, event_head, 96);
     PIN_OFF(shm_snapshot_sh_t, ball, 104);
     PIN_OFF(shm_snapshot_sh_t, player, 136);
+    PIN_OFF(shm_snapshot_sh_t, pen_coin, 4712);
 }
 
 Test(layout, event)
@@ -320,7 +321,7 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4946504);
+    PIN_SIZE(shm_region_sh_t, 4947016);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 216);
     PIN_OFF(shm_region_sh_t, ptypes, 67808);
@@ -331,11 +332,11 @@ Test(layout, region)
     PIN_OFF(shm_region_sh_t, cmd, 2522352);
     PIN_OFF(shm_region_sh_t, monitor, 2960752);
     PIN_OFF(shm_region_sh_t, snap, 3353968);
-    PIN_OFF(shm_region_sh_t, events, 3655536);
-    PIN_OFF(shm_region_sh_t, coach, 4802432);
-    PIN_OFF(shm_region_sh_t, recorder, 4802512);
-    PIN_OFF(shm_region_sh_t, rec, 4946200);
-    PIN_OFF(shm_region_sh_t, montab, 4946496);
+    PIN_OFF(shm_region_sh_t, events, 3656048);
+    PIN_OFF(shm_region_sh_t, coach, 4802944);
+    PIN_OFF(shm_region_sh_t, recorder, 4803024);
+    PIN_OFF(shm_region_sh_t, rec, 4946712);
+    PIN_OFF(shm_region_sh_t, montab, 4947008);
 }
 
 Test(layout, coach)

@@ -69,6 +69,10 @@ int  rcg_frame_at(const rcg_t *g, int cycle);
  * line has them: s keeps its own otherwise). 0, or -1 if malformed. */
 int  rcg_parse_show(const char *line, disp_show_t *s);
 
+/* The same for a JSON show object {"show":{...}} (a JSON monitor's frame, or a line of a
+ * JSON log without its comma). 0, or -1 if malformed. */
+int  rcg_json_show(const char *text, size_t len, disp_show_t *s);
+
 /* ---- the builder, for the format readers ---- */
 /* A frame, d as it is (a reader whose format gives the play mode and teams apart fills
  * them from g->cur first). 0 or -1 (out of memory). */

@@ -8,6 +8,7 @@
  * closing "]" (a killed server) or cut inside an object reads up to the last whole one. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "playmode.h"
@@ -122,6 +123,27 @@ static int read_show(rcg_t *g, const json_t *o)
     json_array_foreach(pl, i, p)
         read_player(p, &d);
     return rcg_add_frame(g, &d);
+}
+
+int rcg_json_show(const char *text, size_t len, disp_show_t *s)
+{
+    rcg_t *g = calloc(1, sizeof *g);  /* a builder of one frame (rcg_t is large) */
+    int rc = -1;
+    json_error_t e;
+    json_t *root = g ? json_loadb(text, strnlen(text, len), 0, &e) : NULL;
+    const json_t *o = json_object_get(root, "show");
+    if (json_is_object(o)) {
+        g->cur = *s;
+        if (read_show(g, o) == 0 && g->n_frames == 1) {
+            *s = g->frame[0].show;
+            rc = 0;
+        }
+    }
+    json_decref(root);
+    if (g)
+        rcg_free(g);
+    free(g);
+    return rc;
 }
 
 /* ---- the other objects ------------------------------------------------------------------- */

@@ -66,8 +66,8 @@ typedef struct rec_head {
  * it), so a frame read back is written again exactly as the log has it. */
 typedef struct rec_fmt {
     int   version;                                     /* server::game_log_version */
-    int   all_messages;   /* the reference records every message in v1 logs, as if
-                             server::record_messages were on */
+    int   referee_always; /* referee messages even without server::record_messages
+                             (the reference's rule for v1 logs) */
     int (*head)(rec_buf_t *b, const rec_head_t *h);    /* magic, parameters, types */
     int (*msg)(rec_buf_t *b, int time, int stime, int board, const char *text, size_t len);
     int (*playmode)(rec_buf_t *b, const shm_snapshot_sh_t *s);

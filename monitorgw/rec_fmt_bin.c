@@ -1,7 +1,8 @@
 /* rec_fmt_bin.c -- game log versions 1, 2 and 3: binary structs (spec
  * monitor-log-coach.md 1.4, 2.1, 2.2; common/disp_bin.c writes the structs).
  *   v1: no header; each item a whole 2052-byte dispinfo_t (SHOW_MODE + showinfo_t,
- *       MSG_MODE + msginfo_t); every message is recorded (the reference's rule).
+ *       MSG_MODE + msginfo_t); referee messages are recorded even without
+ *       server::record_messages (the reference's rule for v1).
  *   v2: "ULG" 2, then int16 mode + payload: SHOW_MODE + showinfo_t (316 bytes, play mode
  *       and teams inside), MSG_MODE + int16 board + int16 length + the text without
  *       its NUL (length = strlen capped at 2048; an empty text is written as its NUL).

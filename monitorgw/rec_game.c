@@ -3,7 +3,8 @@
  * (and the first one of time_over) a (playmode) item when the mode changed, a (team) item
  * when names, scores or penalties changed, then the show; messages as they come (team
  * graphics always, referee/says/coach/received commands/substitutions only with
- * server::record_messages, as the reference); at the end the result message, the final
+ * server::record_messages, as the reference, which records referee messages in v1 logs
+ * anyway); at the end the result message, the final
  * team item and the format's tail. The writer state lives in a shm_rec_state_sh_t so a
  * restarted recorder goes on with exactly what the file on disk says. Pure: no I/O. */
 #include <stdio.h>
@@ -109,7 +110,7 @@ void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, s
             text, len);
         return;
     default:
-        if (g->record_messages || g->fmt->all_messages)
+        if (g->record_messages || (g->fmt->referee_always && ev->kind == SHM_EV_REFEREE))
             game_message(g, ev, text, len, snap);
         return;
     }

@@ -32,8 +32,10 @@ Test(rec_fmt, every_version)
     }
     cr_expect_null(rec_fmt_find(7));
     cr_expect_null(rec_fmt_find(-2));
-    cr_expect_eq(rec_fmt_find(1)->all_messages, 1, "v1 records every message");
-    cr_expect_eq(rec_fmt_find(6)->all_messages, 0);
+    cr_expect_eq(rec_fmt_find(1)->referee_always, 1, "v1 records referee messages anyway");
+    for (int v = 2; v <= 6; v++)
+        cr_expect_eq(rec_fmt_find(v)->referee_always, 0);
+    cr_expect_eq(rec_fmt_find(-1)->referee_always, 0);
 }
 
 /* "ULGn\n", then server_param, player_param and one player_type line per type, in this

@@ -18,6 +18,7 @@
 
 #include "e2e.h"
 #include "e2e_logs.h"
+#include "e2e_lp.h"
 #include "e2e_trainer.h"
 #include "rcg.h"
 
@@ -41,14 +42,6 @@ static const char *log_line(const char *text, const char *prefix)
     }
     return "";
 }
-
-typedef struct lp_proc {
-    pid_t pid;
-    int   in;            /* its stdin */
-    int   out;           /* its stdout */
-    int   port;
-    char  line[1024];
-} lp_proc_t;
 
 static const char *tile = "(team_graphic (0 0 \"8 8 1 1\" \"a c #FF0000\" \"aaaaaaaa\" "
                           "\"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" "
@@ -81,95 +74,12 @@ static void record_match(e2e_logdir_t *d, char *path, size_t len)
     cr_assert_eq(e2e_logdir_find(d, ".rcg", path, len), 1);
 }
 
-static int free_port(void)
+/* a command and the status line that answers it */
+static const char *lp_cmd(e2e_lp_t *lp, const char *cmd)
 {
-    int fd = e2e_udp_open();
-    struct sockaddr_in a;
-    socklen_t l = sizeof a;
-    getsockname(fd, (struct sockaddr *)&a, &l);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int lp_start(lp_proc_t *lp, const char *file, const char *extra)
-{
-    int in[2], out[2];
-    char exe[512], port[16];
-    const char *bindir = getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin";
-    snprintf(exe, sizeof exe, "%s/rcss-logplayer", bindir);
-    lp->port = free_port();
-    snprintf(port, sizeof port, "%d", lp->port);
-    cr_assert_eq(pipe(in), 0);
-    cr_assert_eq(pipe(out), 0);
-    lp->pid = fork();
-    if (lp->pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[1]);
-        close(out[0]);
-        if (extra)
-            execl(exe, exe, "--port", port, "--bind", "127.0.0.1", extra, file, (char *)NULL);
-        else
-            execl(exe, exe, "--port", port, "--bind", "127.0.0.1", file, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    lp->in = in[1];
-    lp->out = out[0];
-    return lp->pid > 0 ? 0 : -1;
-}
-
-/* the next line of its stdout within ms (into lp->line), or NULL */
-static const char *lp_line(lp_proc_t *lp, int ms)
-{
-    size_t n = 0;
-    double end = e2e_now_ms() + ms;
-    while (n + 1 < sizeof lp->line) {
-        struct pollfd p = { lp->out, POLLIN, 0 };
-        int left = (int)(end - e2e_now_ms());
-        if (left <= 0 || poll(&p, 1, left) <= 0)
-            return NULL;
-        if (read(lp->out, lp->line + n, 1) != 1)
-            return NULL;
-        if (lp->line[n] == '\n') {
-            lp->line[n] = '\0';
-            return lp->line;
-        }
-        n++;
-    }
-    return NULL;
-}
-
-/* send a command; the status line that answers it */
-static const char *lp_cmd(lp_proc_t *lp, const char *cmd)
-{
-    char l[128];
-    snprintf(l, sizeof l, "%s\n", cmd);
-    cr_assert_eq(write(lp->in, l, strlen(l)), (ssize_t)strlen(l));
-    const char *r;
-    while ((r = lp_line(lp, 3000)) && strncmp(r, "a monitor", 9) == 0)
-        ;
+    const char *r = e2e_lp_cmd(lp, cmd);
     cr_assert_not_null(r, "no answer to %s", cmd);
     return r;
-}
-
-static int lp_wait(lp_proc_t *lp)
-{
-    int st = 0;
-    double end = e2e_now_ms() + 3000;
-    while (waitpid(lp->pid, &st, WNOHANG) == 0) {
-        if (e2e_now_ms() > end) {
-            kill(lp->pid, SIGKILL);
-            waitpid(lp->pid, &st, 0);
-            return -1;
-        }
-        usleep(10000);
-    }
-    close(lp->in);
-    close(lp->out);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* the time of the next (show ...) to monitor fd, -1 if none within ms */
@@ -196,9 +106,9 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     char *text = e2e_read_file(path, NULL);
     cr_assert_not_null(text);
 
-    lp_proc_t lp;
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    const char *l = lp_line(&lp, 5000);
+    e2e_lp_t lp;
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    const char *l = e2e_lp_line(&lp, 5000);
     cr_assert_not_null(l);
     cr_expect_not_null(strstr(l, ": version 6, "), "%s", l);
     cr_expect_not_null(strstr(l, "random seed "), "%s", l);
@@ -276,7 +186,7 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     cr_expect_eq(next_show(m3, 400), -1, "after dispbye nothing more");
 
     lp_cmd(&lp, "quit");
-    cr_expect_eq(lp_wait(&lp), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 0);
     close(m1);
     close(m3);
     close(m5);
@@ -294,14 +204,15 @@ Test(logplayer, refuses_what_is_not_a_log, .timeout = 30)
     FILE *f = fopen(path, "w");
     fputs("this is not a log\n", f);
     fclose(f);
-    lp_proc_t lp;
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    cr_expect_eq(lp_wait(&lp), 1);
+    e2e_lp_t lp;
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 1);
     snprintf(path, sizeof path, "%s/none.rcg", d.dir);
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    cr_expect_eq(lp_wait(&lp), 1);
-    cr_assert_eq(lp_start(&lp, path, "--bogus"), 0);
-    cr_expect_eq(lp_wait(&lp), 2);
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 1);
+    const char *bogus[] = { "--bogus", NULL };
+    cr_assert_eq(e2e_lp_start(&lp, path, bogus), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 2);
     e2e_logdir_remove(&d);
 }
 
@@ -319,13 +230,13 @@ Test(logplayer, plays_a_cut_log_on_its_own, .timeout = 60)
     fwrite(text, 1, len - 700, f); /* the tail cut: result, team line, part of a show */
     fclose(f);
     free(text);
-    lp_proc_t lp;
-    char argv_speed[] = "--play";
-    cr_assert_eq(lp_start(&lp, path, argv_speed), 0);
-    const char *l = lp_line(&lp, 5000);
+    e2e_lp_t lp;
+    const char *play[] = { "--play", NULL };
+    cr_assert_eq(e2e_lp_start(&lp, path, play), 0);
+    const char *l = e2e_lp_line(&lp, 5000);
     cr_assert_not_null(l);
     cr_expect_null(strstr(l, "malformed"), "%s", l);
-    l = lp_line(&lp, 2000);
+    l = e2e_lp_line(&lp, 2000);
     cr_assert_not_null(l);
     cr_expect(starts(l, "note: the file ends inside a line"), "the cut is said: %s", l);
     int m = e2e_udp_open();
@@ -334,7 +245,7 @@ Test(logplayer, plays_a_cut_log_on_its_own, .timeout = 60)
     cr_expect_gt(first, 0);
     cr_expect_eq(second, first + 1, "playing on its own");
     kill(lp.pid, SIGTERM);
-    cr_expect_eq(lp_wait(&lp), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 0);
     close(m);
     e2e_logdir_remove(&d);
 }

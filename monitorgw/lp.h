@@ -50,9 +50,10 @@ int  lp_tick(lp_play_t *p);
 /* "cycle 123 frame 45/6000 playing forward x2 play_on" */
 void lp_status(const lp_play_t *p, const rcg_t *g, char *out, size_t len);
 /* {"replay":{"cycle":123,"frame":45,"frames":6000,"playing":true,"dir":"forward",
- * "speed":2,"mode":"play_on","first":1,"last":6000,"version":6}} for the page; its
- * length, -1 if len is too small */
-int  lp_status_json(const lp_play_t *p, const rcg_t *g, char *out, size_t len);
+ * "speed":2,"mode":"play_on","first":1,"last":6000,"version":6,"cmd":true}} for the page
+ * ("cmd": the state after a command, not after a tick of the timer); its length, -1 if
+ * len is too small */
+int  lp_status_json(const lp_play_t *p, const rcg_t *g, int after_cmd, char *out, size_t len);
 /* Milliseconds between ticks at p's speed. */
 int  lp_period_ms(const lp_play_t *p);
 
@@ -85,7 +86,8 @@ typedef struct lp {
 } lp_t;
 
 /* Apply a command line from anywhere (stdin, the page, a monitor's dispstart): frames,
- * timer, status to the page. reply gets the status line or the error; the flags. */
+ * timer, and the state to the page (always, even when nothing moved: the page waits for
+ * it). reply gets the status line or the error; the flags. */
 int  lp_apply(lp_t *lp, const char *cmd, char *reply, size_t len);
 
 /* lp_mon.c */
@@ -99,8 +101,9 @@ void lp_mon_close_all(lp_t *lp);
 /* Serve the page on port (0: none). 0, or -1 with a message on stderr. */
 int  lp_http_start(lp_t *lp, int port);
 void lp_http_stop(lp_t *lp);
-/* the current frame, and the playback state, to every viewer */
+/* the current frame, and the playback state (after_cmd: after a command), to every
+ * viewer */
 void lp_http_frame(lp_t *lp);
-void lp_http_status(lp_t *lp);
+void lp_http_status(lp_t *lp, int after_cmd);
 
 #endif

@@ -29,17 +29,17 @@ void lp_status(const lp_play_t *p, const rcg_t *g, char *out, size_t len)
              p->speed, pm[0] ? " " : "", pm);
 }
 
-int lp_status_json(const lp_play_t *p, const rcg_t *g, char *out, size_t len)
+int lp_status_json(const lp_play_t *p, const rcg_t *g, int after_cmd, char *out, size_t len)
 {
     int cycle = p->n > 0 ? g->frame[p->cur].show.time : 0;
     const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].show.pmode) : "";
     int n = snprintf(out, len, "{\"replay\":{\"cycle\":%d,\"frame\":%d,\"frames\":%d,"
                      "\"playing\":%s,\"dir\":\"%s\",\"speed\":%g,\"mode\":\"%s\","
-                     "\"first\":%d,\"last\":%d,\"version\":%d}}",
+                     "\"first\":%d,\"last\":%d,\"version\":%d,\"cmd\":%s}}",
                      cycle, p->n ? p->cur + 1 : 0, p->n, p->playing ? "true" : "false",
                      p->dir > 0 ? "forward" : "backwards", p->speed, pm,
                      p->n ? g->frame[0].show.time : 0, p->n ? g->frame[p->n - 1].show.time : 0,
-                     g->version);
+                     g->version, after_cmd ? "true" : "false");
     return n < 0 || (size_t)n >= len ? -1 : n;
 }
 

@@ -33,7 +33,7 @@ int lp_http_start(lp_t *lp, int port)
         fprintf(stderr, "rcss-logplayer: %s\n", err);
         return -1;
     }
-    lp_http_status(lp);
+    lp_http_status(lp, 0);
     lp_http_frame(lp);
     return 0;
 }
@@ -54,12 +54,12 @@ void lp_http_frame(lp_t *lp)
         sse_frame(lp->http, buf, (size_t)n);
 }
 
-void lp_http_status(lp_t *lp)
+void lp_http_status(lp_t *lp, int after_cmd)
 {
     char buf[512];
     if (!lp->http)
         return;
-    int n = lp_status_json(&lp->play, &lp->log, buf, sizeof buf);
+    int n = lp_status_json(&lp->play, &lp->log, after_cmd, buf, sizeof buf);
     if (n > 0)
         sse_status(lp->http, buf, (size_t)n);
 }

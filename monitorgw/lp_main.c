@@ -27,7 +27,9 @@ static void arm_timer(lp_t *lp)
     event_add(lp->tick_ev, &tv);
 }
 
-static void apply(lp_t *lp, int out)
+/* what a command or a tick asks; the page gets the state after every command, and after
+ * a tick that moved (a frame counter) */
+static void apply(lp_t *lp, int out, int after_cmd)
 {
     if (out & LP_OUT_FRAME) {
         lp_mon_frame(lp);
@@ -35,8 +37,8 @@ static void apply(lp_t *lp, int out)
     }
     if (out & LP_OUT_TIMER)
         arm_timer(lp);
-    if (out & (LP_OUT_TIMER | LP_OUT_FRAME))
-        lp_http_status(lp);
+    if (after_cmd || (out & (LP_OUT_TIMER | LP_OUT_FRAME)))
+        lp_http_status(lp, after_cmd);
     if (out & LP_OUT_QUIT)
         event_base_loopbreak(lp->base);
 }
@@ -44,7 +46,7 @@ static void apply(lp_t *lp, int out)
 int lp_apply(lp_t *lp, const char *cmd, char *reply, size_t len)
 {
     int out = lp_command(&lp->play, &lp->log, cmd, reply, len);
-    apply(lp, out);
+    apply(lp, out, !(out & LP_OUT_ERROR));
     return out;
 }
 
@@ -54,7 +56,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     int out = lp_tick(&lp->play);
-    apply(lp, out);
+    apply(lp, out, 0);
     if (out & LP_OUT_TIMER) { /* stopped at an end */
         char st[160];
         lp_status(&lp->play, &lp->log, st, sizeof st);

@@ -79,6 +79,25 @@ static void monitor_drain(e2e_rec_t *r, int fd, int want)
         cr_assert(got, "the monitor got no frame for a cycle");
 }
 
+/* a monitor of protocol mv, registered: its first datagram (init block or frame) seen */
+static int monitor_join(const e2e_server_t *s, int mv)
+{
+    static char buf[65536];
+    char init[64];
+    int fd = e2e_udp_open();
+    if (mv == 1)
+        snprintf(init, sizeof init, "(dispinit)");
+    else
+        snprintf(init, sizeof init, "(dispinit version %d)", mv);
+    for (int i = 0; i < 5; i++) {
+        e2e_send(fd, s->port, init);
+        if (e2e_recv(fd, buf, sizeof buf, 2000, NULL) > 0)
+            return fd;
+    }
+    cr_assert_fail("the monitor (v%d) got nothing after its dispinit", mv);
+    return -1;
+}
+
 /* the online coach of Red, named Coachy, with a tile before the kick-off */
 static int coach_join(const e2e_server_t *s)
 {
@@ -111,13 +130,7 @@ void e2e_rec_match(e2e_rec_t *r, int version, int gz, const char *const *extra)
     args[n] = NULL;
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, args), 0);
-    int mon = e2e_udp_open();
-    char init[64];
-    if (r->mv == 1)
-        snprintf(init, sizeof init, "(dispinit)");
-    else
-        snprintf(init, sizeof init, "(dispinit version %d)", r->mv);
-    e2e_send(mon, s.port, init);
+    int mon = monitor_join(&s, r->mv);
     e2e_players_t p = { 0 };
     cr_assert_eq(e2e_players_join(&p, &s, "Red", 0), 0);
     cr_assert_eq(e2e_players_join(&p, &s, "Blue", 1), 0);

@@ -128,3 +128,18 @@ Test(lp_ctl, empty_log)
     cr_expect_eq(lp_command(&p, &none, "last", reply, sizeof reply) & LP_OUT_FRAME, 0);
     cr_expect_str_eq(reply, "cycle 0 frame 0/0 paused forward x1");
 }
+
+/* the page's state: the same facts as the status line, as one JSON object */
+Test(lp_ctl, status_json)
+{
+    char js[512];
+    g.version = 3;
+    cmd("jump 5");
+    cmd("faster");
+    cmd("reverse");
+    cr_assert_gt(lp_status_json(&p, &g, 1, js, sizeof js), 0);
+    cr_expect_str_eq(js, "{\"replay\":{\"cycle\":5,\"frame\":5,\"frames\":11,\"playing\":true,"
+                         "\"dir\":\"backwards\",\"speed\":2,\"mode\":\"play_on\",\"first\":1,"
+                         "\"last\":9,\"version\":3,\"cmd\":true}}");
+    cr_expect_eq(lp_status_json(&p, &g, 0, js, 40), -1, "too small");
+}

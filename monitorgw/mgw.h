@@ -43,9 +43,6 @@ void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
 /* The show frame of snapshot s for monitor protocol version (1..5, -1). Returns its
  * length (text and JSON include the NUL), -1 if buf is too small. */
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-/* The (show ...) line of text game logs 4-6 (monitor version log_version - 1, without
- * (pm ...) and (tm ...), spec 2.2). Returns its length without a NUL, -1 if too small. */
-int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
 /* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
 int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len);

@@ -61,7 +61,7 @@ static int head(rec_buf_t *b, const rec_head_t *h)
 
 static int msg(rec_buf_t *b, int time, int stime, int board, const char *text, size_t len)
 {
-    static char t[REC_ITEM_MAX / 4];
+    static char t[REC_ITEM_MAX / 2]; /* escaped, it may take twice that */
     len = strnlen(text, len);
     if (len >= sizeof t)
         len = sizeof t - 1;

@@ -303,6 +303,11 @@ int sse_port(const sse_t *h)
     return ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
 }
 
+struct evhttp *sse_evhttp(sse_t *h)
+{
+    return h->http;
+}
+
 void sse_frame(sse_t *h, const char *json, size_t len)
 {
     sse_buf_t *f = buf_new(json, len);

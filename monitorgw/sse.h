@@ -50,5 +50,8 @@ int    sse_viewers(const sse_t *h);
 uint64_t sse_skipped(const sse_t *h);
 /* the port it listens on */
 int    sse_port(const sse_t *h);
+/* the evhttp server itself, for a program's own routes (evhttp_set_cb) next to the
+ * page's: "/", "/index.html", "/events", "/cmd" */
+struct evhttp *sse_evhttp(sse_t *h);
 
 #endif

@@ -3,8 +3,9 @@
  * the replay: every frame the playback shows goes out as a JSON show event (the JSON
  * monitors' form, with play mode and teams), the playback state as a "replay" status
  * event (which makes the page show its replay controls), and the page's controls come
- * back as POST /cmd with the same command words as stdin ("play", "jump 300"). With
- * --http-token T a command must carry T (header X-Rcss-Token or ?token=T). */
+ * back as POST /cmd with the same command words as stdin ("play", "jump 300"; not
+ * "quit": a viewer steers the replay but cannot end the program). With --http-token T a
+ * command must carry T (header X-Rcss-Token or ?token=T). */
 #include <stdio.h>
 #include <string.h>
 #include <event2/http.h>
@@ -17,6 +18,12 @@ static int on_cmd(void *arg, const char *text, const char *token, char *reply, s
     lp_t *lp = arg;
     if (lp->token[0] && (!token || strcmp(token, lp->token) != 0)) {
         snprintf(reply, len, "error: this replay's controls need its token");
+        return 403;
+    }
+    char word[8] = "";
+    sscanf(text, " %7s", word);
+    if (strcmp(word, "quit") == 0) { /* a viewer may steer the replay, not end it */
+        snprintf(reply, len, "error: quit only from the log player's terminal");
         return 403;
     }
     int out = lp_apply(lp, text, reply, len);

@@ -200,7 +200,9 @@ Test(logplayer_page, stream_and_every_control_over_http, .timeout = 90)
     /* stdin commands reach the page too */
     cr_expect_not_null(strstr(e2e_lp_cmd(&lp, "jump 10"), "cycle 10 "));
     cr_expect(stream_wait("data: {\"show\":{\"time\":10,", 3000), "%.300s", s.data + s.pos);
-    /* refusals */
+    /* refusals: a bad command, quit (only from the terminal), a GET, another path */
+    post(hp, "quit", NULL);
+    cr_expect(strstr(buf, " 403 ") && strstr(buf, "error: quit only"), "%s", buf);
     post(hp, "bogus", NULL);
     cr_expect(strstr(buf, " 400 ") && strstr(buf, "error: "), "%s", buf);
     http(hp, "GET /cmd HTTP/1.0\r\n\r\n");

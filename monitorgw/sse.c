@@ -93,8 +93,14 @@ static void viewer_unlink(sse_viewer_t *v)
 
 static void viewer_closed(struct evhttp_connection *conn, void *arg)
 {
+    sse_viewer_t *v = arg;
     (void)conn;
-    viewer_unlink(arg);
+    /* the viewer went: libevent detached our unfinished streaming request from the
+     * connection and leaves it to us; ending its reply frees it. (When the server closes
+     * the connection itself, the request is still attached and freed with it.) */
+    if (evhttp_request_get_connection(v->req) == NULL)
+        evhttp_send_reply_end(v->req);
+    viewer_unlink(v);
 }
 
 static void viewer_send(sse_viewer_t *v, sse_buf_t *f)

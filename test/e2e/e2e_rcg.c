@@ -55,14 +55,17 @@ static void frames_add(e2e_frames_t *fr, const disp_show_t *d)
     fr->f[fr->n++] = *d;
 }
 
-/* what the monitor has sent so far; with want, wait (up to 5 s) for at least one show */
+/* what the monitor has sent so far; with want, wait (up to 2 s) for at least one show:
+ * the next cycle waits for monitorgw, so it never falls behind (a frame that does not
+ * come is found missing by e2e_rec_compare; the first cycles after the players joined
+ * may see no step, as their first thinks come at different turns) */
 static void monitor_drain(e2e_rec_t *r, int fd, int want)
 {
     static char buf[65536];
     static disp_show_t d;
     int got = 0;
     for (;;) {
-        int n = e2e_recv(fd, buf, sizeof buf - 1, want && !got ? 5000 : 0, NULL);
+        int n = e2e_recv(fd, buf, sizeof buf - 1, want && !got ? 2000 : 0, NULL);
         if (n <= 0)
             break;
         memset(&d, 0, sizeof d);
@@ -75,8 +78,6 @@ static void monitor_drain(e2e_rec_t *r, int fd, int want)
             r->msgs++;
         }
     }
-    if (want)
-        cr_assert(got, "the monitor got no frame for a cycle");
 }
 
 /* a monitor of protocol mv, registered: its first datagram (init block or frame) seen */
@@ -150,6 +151,7 @@ void e2e_rec_match(e2e_rec_t *r, int version, int gz, const char *const *extra)
         over += r->mon.n > 0 && r->mon.f[r->mon.n - 1].pmode == PM_TIME_OVER;
     }
     cr_assert_geq(over, 4, "the half ended");
+    monitor_drain(r, mon, 0);
     r->seed = e2e_server_seed(&s);
     e2e_trainer_close(&t);
     e2e_players_close(&p);

@@ -4,7 +4,8 @@
  * mgw_zlib.c    per-datagram zlib streams (pure)
  * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
  * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
- * mgw_http.c    the browser page and its server-sent-events stream (evhttp)
+ * mgw_http.c    the browser page of a live match (served by sse.c, shared with the
+ *               log player): parameters, operator commands
  * mgw_status.c  the runner endpoints of that server: /status, /metrics, /match/events
  * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
@@ -21,7 +22,7 @@
 
 struct event_base;
 struct event;
-struct mgw_http;
+struct sse;
 struct mgw_status;
 struct evhttp;
 
@@ -47,9 +48,6 @@ void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
 /* The show frame of snapshot s for monitor protocol version (1..5, -1). Returns its
  * length (text and JSON include the NUL), -1 if buf is too small. */
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-/* The (show ...) line of text game logs 4-6 (monitor version log_version - 1, without
- * (pm ...) and (tm ...), spec 2.2). Returns its length without a NUL, -1 if too small. */
-int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
 /* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
 int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len);
@@ -169,7 +167,7 @@ typedef struct mgw {
     int                 have_snap;
     int                 ntiles;     /* tiles received (both sides) */
     mgw_tile_t          tile[2][MGW_TILES];
-    struct mgw_http    *http;
+    struct sse         *http;
     char                out[MGW_FRAME_MAX];
     char               *fbuf[MGW_NVER];              /* fset buffers per version */
     char               *init_data[MGW_NVER];         /* init block per version, built once */
@@ -243,10 +241,11 @@ int  mgw_http_viewers(const mgw_t *g);
 uint64_t mgw_http_skipped(const mgw_t *g);
 
 /* ---- mgw_status.c ---- */
-/* Bind http to addr:port (-1: a free port, or the one a previous monitorgw reported);
- * the port is reported in the region (runner.http_port). Returns it, or -1. */
-struct evhttp_bound_socket *mgw_status_bind(mgw_t *g, struct evhttp *http, const char *addr,
-                                            int *port);
+/* The http port to bind for server::http_port = port: -1 is any free port, or the one
+ * reported before (a restarted monitorgw takes the same port back). */
+int  mgw_status_port(mgw_t *g, int port);
+/* Report the port bound (the region's runner part: the ready line, /status). */
+void mgw_status_bound(mgw_t *g, int port);
 /* Register /status, /metrics and /match/events and start following the runner events. */
 int  mgw_status_start(mgw_t *g, struct evhttp *http);
 /* After evhttp_free. */

@@ -47,22 +47,15 @@ typedef struct mgw_status {
 } mgw_status_t;
 
 /* ---- the port -------------------------------------------------------------------------- */
-struct evhttp_bound_socket *mgw_status_bind(mgw_t *g, struct evhttp *http, const char *addr,
-                                            int *port)
+int mgw_status_port(mgw_t *g, int port)
 {
-    shm_runner_sh_t *u = &g->r->runner;
-    if (*port < 0) /* any free port; a restarted monitorgw takes the one reported before */
-        *port = atomic_load(&u->http_port) > 0 ? atomic_load(&u->http_port) : 0;
-    struct evhttp_bound_socket *b = evhttp_bind_socket_with_handle(http, addr, (uint16_t)*port);
-    if (!b)
-        return NULL; /* errno says why; the caller reports it */
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    if (getsockname(evhttp_bound_socket_get_fd(b), (struct sockaddr *)&ss, &sl) == 0)
-        *port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                               : ((struct sockaddr_in *)&ss)->sin_port);
-    atomic_store(&u->http_port, *port);
-    return b;
+    int had = atomic_load(&g->r->runner.http_port);
+    return port >= 0 ? port : had > 0 ? had : 0;
+}
+
+void mgw_status_bound(mgw_t *g, int port)
+{
+    atomic_store(&g->r->runner.http_port, port);
 }
 
 /* ---- /match/events --------------------------------------------------------------------- */
@@ -70,6 +63,10 @@ static void viewer_closed(struct evhttp_connection *conn, void *arg)
 {
     st_viewer_t *v = arg;
     (void)conn;
+    /* the viewer went: libevent leaves the detached streaming request to us; ending its
+     * reply frees it (as in sse.c) */
+    if (evhttp_request_get_connection(v->req) == NULL)
+        evhttp_send_reply_end(v->req);
     if (v->prev)
         v->prev->next = v->next;
     else

@@ -291,7 +291,7 @@ static int rec_open(rec_ctx_t *c)
                                resume ? (int64_t)c->st.text_bytes : -1) < 0)
         return -1;
     if (!resume) {
-        rec_head_t h = { cf, &c->r->ptypes };
+        rec_head_t h = { cf, &c->r->ptypes, rec->start_time };
         if (c->game_on)
             rec_game_start(&c->gw, &h, c->r->hdr.random_seed, rec->start_time);
         c->st.valid = 1;

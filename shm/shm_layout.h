@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  7u
+#define SHM_LAYOUT_VERSION  8u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -189,7 +189,8 @@ typedef struct shm_snapshot_sh {
     shm_player_sh_t player[SHM_MAX_PLAYERS];
     uint32_t episode;              /* trainer/admin resets before this step (0: the
                                       match as started); a change starts a new episode */
-    uint32_t _pad_ep;
+    int32_t  pen_coin;             /* side that won the shoot-out's coin toss, 0 none (the
+                                      "w" of the log names, spec monitor-log-coach.md 2.4) */
 } shm_snapshot_sh_t;
 
 /* ---- event ring: single producer sim, many readers ------------------------------- */

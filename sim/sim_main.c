@@ -92,6 +92,7 @@ static void fill_region(sim_t *s)
     s->step_ns = (ms > 0 ? ms : 100) * 1000000LL;
     r->hdr.step_ns = s->step_ns;
     r->hdr.random_seed = s->seed;
+    r->rec.start_time = (int64_t)s->start_time; /* log names and the result block agree */
     r->hdr.n_gateways = (uint32_t)clamp_gateways(&s->conf);
     r->hdr.sim_pid = (int32_t)getpid();
 }

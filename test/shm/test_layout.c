@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 7u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 8u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 232);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -164,7 +164,7 @@ Test(layout, snapshot)
     PIN_OFF(shm_snapshot_sh_t, ball, 104);
     PIN_OFF(shm_snapshot_sh_t, player, 136);
     PIN_OFF(shm_snapshot_sh_t, episode, 4712);
-    PIN_OFF(shm_snapshot_sh_t, _pad_ep, 4716);
+    PIN_OFF(shm_snapshot_sh_t, pen_coin, 4716);
 }
 
 Test(layout, event)

@@ -43,7 +43,7 @@ Test(log_match_end, auto_mode_coin_toss_names_and_one_start_time, .timeout = 180
 {
     e2e_logdir_t d;
     cr_assert_eq(e2e_logdir_make(&d), 0);
-    const char *args[] = { "server::auto_mode=true", "server::connect_wait=3",
+    const char *args[] = { "server::auto_mode=true", "server::connect_wait=100",
                            "server::kick_off_wait=2", "server::game_over_wait=3",
                            "server::half_time=1", "server::nr_extra_halfs=0",
                            "server::pen_random_winner=true", "server::pen_nr_kicks=1",

@@ -122,8 +122,10 @@ Test(runner_exit, team_missing_exits_3, .timeout = 60)
  * too, reason "signal" */
 Test(runner_exit, match_over_and_signal_exit_0, .timeout = 60)
 {
+    /* connect_wait long enough that a slow start never begins the match before the
+     * players are in */
     const char *args[] = { "server::auto_mode=true", "server::half_time=1",
-                           "server::kick_off_wait=2", "server::connect_wait=3",
+                           "server::kick_off_wait=2", "server::connect_wait=100",
                            "server::game_over_wait=2", "server::nr_extra_halfs=0",
                            "server::penalty_shoot_outs=false", NULL };
     e2e_ref_t m;

@@ -6,12 +6,17 @@
 # SYNCH=1 plays in synch mode, as fast as the clients answer. Ctrl-C stops everything
 # (by PID); the demo also ends by itself when the match is over. Environment: PORT
 # (players, default 6000; trainer PORT+1, online coach PORT+2), HTTP_PORT (default
-# PORT+80), SYNCH=1, DEMO_ARGS="server::half_time=60 ..." (more server options).
+# PORT+80), SYNCH=1, DEMO_ARGS="server::half_time=60 ..." (more server options),
+# LOG_DIR (default ./logs: the game log and text log of the match are kept there, named
+# after the teams and the score once the server has stopped; printed at the end).
 set -euo pipefail
 bindir=$(cd "${1:-build/bin}" && pwd)
 port=${PORT:-6000}
 http_port=${HTTP_PORT:-$((port + 80))}
+mkdir -p "${LOG_DIR:-logs}"
+logdir=$(cd "${LOG_DIR:-logs}" && pwd)
 work=$(mktemp -d /tmp/rcss-demo-XXXXXX)
+touch "$work/start"     # logs newer than this are this match's
 pids=()
 server=
 cleanup() {
@@ -19,13 +24,28 @@ cleanup() {
     for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
     [ -n "$server" ] && kill -TERM "$server" 2>/dev/null || true
     wait 2>/dev/null || true
+    show_logs
     rm -rf "$work"
+}
+# a path as the user typed it: relative to the current directory when under it
+rel() { case $1 in "$PWD"/*) echo "${1#"$PWD"/}" ;; *) echo "$1" ;; esac; }
+# the log files this match left in $logdir, and how to replay the game log
+show_logs() {
+    local files rcg
+    files=$(find "$logdir" -maxdepth 1 -type f -newer "$work/start" | sort)
+    [ -n "$files" ] || return 0
+    echo "demo: this match's logs in $(rel "$logdir")/:"
+    echo "$files" | sed 's|.*/|      |'
+    rcg=$(echo "$files" | grep -E '\.rcg(\.gz)?$' | head -n 1) || return 0
+    echo "      replay: $(rel "$bindir")/rcss-logplayer --port $port --play $(rel "$rcg")"
+    echo "              (then a monitor on UDP $port: rcssmonitor --server-port $port)"
 }
 trap cleanup EXIT
 trap 'echo; echo "demo: stopping"; exit 130' INT TERM
 
 args=(server::port="$port" server::coach_port=$((port + 1)) server::olcoach_port=$((port + 2))
-      server::auto_mode=true server::http_port="$http_port")
+      server::auto_mode=true server::http_port="$http_port"
+      server::game_log_dir="$logdir" server::text_log_dir="$logdir")
 [ "${SYNCH:-0}" = 1 ] && args+=(server::synch_mode=true)
 # shellcheck disable=SC2206
 args+=(${DEMO_ARGS:-})
@@ -54,6 +74,7 @@ team DemoRight
 cat <<EOF
 demo: a match between DemoLeft and DemoRight on UDP $port (server pid $server, teams ${pids[*]})
       watch it:  http://localhost:$http_port/   (or: rcssmonitor --server-port $port)
+      logs:      $(rel "$logdir")/ (the game log .rcg and the text log .rcl, kept after the demo)
       Ctrl-C stops everything
 EOF
 # the teams leave after time_over: then the demo is over

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -130,8 +131,45 @@ static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t e
     return 0;
 }
 
-/* Create the region: any object left under this name by a dead sim is removed first,
- * then a fresh one is made exclusively (O_EXCL), sized, mapped, zeroed and initialised.
+/* The pid of the running server whose region has this name, or 0: the object's header
+ * (magic and layout of this build) names its sim, and that pid is a live process called
+ * rcssserver (a dead sim's pid may have gone to another program since). A second server
+ * started on the same port must not take the name from the first: their gateways would
+ * share its UDP ports (SO_REUSEPORT) and the first would lose its region. */
+static pid_t region_running_owner(const char *name)
+{
+    struct stat st;
+    pid_t pid = 0;
+    int fd = shm_open(name, O_RDONLY, 0);
+
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(shm_header_sh_t)) {
+        void *p = mmap(NULL, sizeof(shm_header_sh_t), PROT_READ, MAP_SHARED, fd, 0);
+        if (p != MAP_FAILED) {
+            const shm_header_sh_t *hd = p;
+            if (hd->magic == SHM_MAGIC && hd->layout_version == SHM_LAYOUT_VERSION)
+                pid = hd->sim_pid;
+            munmap(p, sizeof(shm_header_sh_t));
+        }
+    }
+    close(fd);
+    if (pid <= 0 || pid == getpid())
+        return 0;
+    char path[64], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fgets(comm, sizeof comm, f) == NULL)
+        comm[0] = '\0';
+    fclose(f);
+    return strncmp(comm, "rcssserver\n", 11) == 0 ? pid : 0;
+}
+
+/* Create the region: a running server's object under this name is refused, one left by
+ * a dead sim is removed first, then a fresh one is made exclusively (O_EXCL), sized,
+ * mapped, zeroed and initialised.
  * Returns 0 with h filled (owner = 1), or -1 with one line in err. */
 int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errlen)
 {
@@ -142,6 +180,13 @@ int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errle
     memset(h, 0, sizeof *h);
     if (region_name_ok(name, err, errlen) != 0)
         return -1;
+    pid_t running = region_running_owner(name);
+    if (running > 0) {
+        region_err(err, errlen, "shm %s belongs to a running server (pid %d): another server "
+                   "on this port? Stop it, or give this one another server::port (or "
+                   "server::shm_name)", name, (int)running);
+        return -1;
+    }
     shm_unlink(name); /* stale region of a previous run: ENOENT is the normal case */
     /* O_EXCL: if another sim raced us to the name between unlink and open, fail rather
      * than share its region. 0600: only processes of our user may attach. */

@@ -19,12 +19,18 @@ work=$(mktemp -d /tmp/rcss-demo-XXXXXX)
 touch "$work/start"     # logs newer than this are this match's
 pids=()
 server=
+playing=
 cleanup() {
     trap - EXIT INT TERM
     for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
     [ -n "$server" ] && kill -TERM "$server" 2>/dev/null || true
     wait 2>/dev/null || true
-    show_logs
+    if [ -n "$playing" ]; then
+        cat "$work"/DemoLeft.out "$work"/DemoRight.out | grep -v ': ready' || true
+        show_logs
+    else    # no match: the logs of a server no team joined say nothing
+        find "$logdir" -maxdepth 1 -type f -newer "$work/start" -name '*-null-vs-null.*' -delete
+    fi
     rm -rf "$work"
 }
 # a path as the user typed it: relative to the current directory when under it
@@ -51,11 +57,28 @@ args=(server::port="$port" server::coach_port=$((port + 1)) server::olcoach_port
 args+=(${DEMO_ARGS:-})
 (cd "$work" && exec "$bindir/rcssserver" "${args[@]}" >"$work/server.log" 2>&1) &
 server=$!
-for _ in $(seq 100); do [ -e "/dev/shm/rcssserver-$port" ] && break; sleep 0.05; done
+# up when its region is there and its browser monitor listens; a taken HTTP port makes
+# the monitor gateway fail (and be restarted) forever: say so instead of a dead URL
+up=
+for _ in $(seq 200); do
+    kill -0 "$server" 2>/dev/null || break
+    if grep -q "cannot serve http on port $http_port" "$work/server.log"; then
+        echo "demo: HTTP port $http_port is taken (another demo or program?): stop it," \
+             "or pick another port with HTTP_PORT=N (or PORT=N)" >&2
+        exit 1
+    fi
+    if [ -e "/dev/shm/rcssserver-$port" ] &&
+       grep -q "browser monitor on http port $http_port" "$work/server.log"; then
+        up=1
+        break
+    fi
+    sleep 0.05
+done
 sleep 0.3
-if ! kill -0 "$server" 2>/dev/null; then
-    echo "demo: the server did not start; its log:" >&2
+if [ -z "$up" ] || ! kill -0 "$server" 2>/dev/null; then
+    echo "demo: the server did not start; its output:" >&2
     cat "$work/server.log" >&2
+    echo "demo: (another demo on port $port? PORT=N uses N, N+1, N+2 and HTTP N+80)" >&2
     exit 1
 fi
 
@@ -70,6 +93,7 @@ team() {
 }
 team DemoLeft
 team DemoRight
+playing=1
 
 cat <<EOF
 demo: a match between DemoLeft and DemoRight on UDP $port (server pid $server, teams ${pids[*]})
@@ -79,4 +103,3 @@ demo: a match between DemoLeft and DemoRight on UDP $port (server pid $server, t
 EOF
 # the teams leave after time_over: then the demo is over
 for p in "${pids[@]}"; do wait "$p" || true; done
-cat "$work"/DemoLeft.out "$work"/DemoRight.out | grep -v ': ready' || true

@@ -436,12 +436,13 @@ Test(makerun, browser_shows_a_live_match_and_ctrl_c_stops_everything, .timeout =
     char shm[64];
     snprintf(shm, sizeof shm, "/dev/shm/rcssserver-%d", port);
     cr_expect_neq(access(shm, F_OK), 0, "%s left behind", shm);
-    int saw_stop = 0, saw_logs = 0;
+    int saw_stop = 0, saw_teams = 0, saw_logs = 0;
     while (e2e_proc_line(&demo, line, sizeof line, 2000) > 0) {
         saw_stop |= strstr(line, "demo: stopping") != NULL;
+        saw_teams += strstr(line, "rcss-demoteam Demo") && strstr(line, ": stopped, score ");
         saw_logs |= strstr(line, "demo: this match's logs in ") != NULL;
     }
-    cr_expect(saw_stop && saw_logs, "demo.sh's lines after Ctrl-C");
+    cr_expect(saw_stop && saw_teams == 2 && saw_logs, "demo.sh's lines after Ctrl-C");
 
     /* the logs: renamed at the clean stop, DATE-DemoLeft_S-vs-DemoRight_S.rcg and .rcl */
     char logs[300];

@@ -37,11 +37,11 @@ cleanup() {
 rel() { case $1 in "$PWD"/*) echo "${1#"$PWD"/}" ;; *) echo "$1" ;; esac; }
 # the log files this match left in $logdir, and how to replay the game log
 show_logs() {
-    local files rcg
+    local files f rcg
     files=$(find "$logdir" -maxdepth 1 -type f -newer "$work/start" | sort)
     [ -n "$files" ] || return 0
     echo "demo: this match's logs in $(rel "$logdir")/:"
-    echo "$files" | sed 's|.*/|      |'
+    for f in $files; do echo "      ${f##*/}"; done
     rcg=$(echo "$files" | grep -E '\.rcg(\.gz)?$' | head -n 1) || return 0
     echo "      replay: $(rel "$bindir")/rcss-logplayer --port $port --play $(rel "$rcg")"
     echo "              (then a monitor on UDP $port: rcssmonitor --server-port $port)"

@@ -2,7 +2,7 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
-#                   (SYNCH=1: synch mode; PORT=6000)
+#                   (SYNCH=1: synch mode; PORT=6000, HTTP_PORT=PORT+80, LOG_DIR=logs)
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make fuzz-long  10 million executions of each fuzz target (nightly; FUZZ_RUNS)
@@ -168,7 +168,7 @@ conf-check: all
 	@scripts/check-units.sh $(BUILD)/bin
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j2 all
 	SYNCH='$(SYNCH)' PORT='$(PORT)' scripts/demo.sh $(BUILD)/bin
 
 bench: deps

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 #include "conf3d.h"
 #include "playmode.h"
 
@@ -254,37 +254,6 @@ int conf3d_write(const conf3d_t *c, char *buf, size_t len)
     return (int)used;
 }
 
-/* Write the defaults to path (creating its directory) if no file is there. 1 written,
- * 0 already there, -1 error (err filled). */
-static int write_defaults(const char *dir, const char *path, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(path, &st) == 0)
-        return 0;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "mkdir(\"%s\") failed: %s", dir, strerror(errno));
-        return -1;
-    }
-    static conf3d_t defaults;
-    static char text[32768];
-    conf3d_defaults(&defaults);
-    int n = conf3d_write(&defaults, text, sizeof text);
-    if (n < 0 || (size_t)n >= sizeof text) {
-        snprintf(err, errlen, "the default configuration does not fit its buffer");
-        return -1;
-    }
-    FILE *f = fopen(path, "wx"); /* x: never overwrite a file that appeared meanwhile */
-    if (!f)
-        return errno == EEXIST ? 0 : (snprintf(err, errlen, "cannot write '%s': %s", path,
-                                               strerror(errno)), -1);
-    size_t w = fwrite(text, 1, (size_t)n, f);
-    if (fclose(f) != 0 || w != (size_t)n) {
-        snprintf(err, errlen, "cannot write '%s'", path);
-        return -1;
-    }
-    return 1;
-}
-
 int conf3d_load(conf3d_t *c, int argc, char **argv, char *err, size_t errlen, char *note,
                 size_t notelen)
 {
@@ -298,15 +267,12 @@ int conf3d_load(conf3d_t *c, int argc, char **argv, char *err, size_t errlen, ch
         snprintf(dir, sizeof dir, "%s", env);
     else if (home && *home)
         snprintf(dir, sizeof dir, "%s/.rcssserver3d", home);
-    if (dir[0]) {
+    if (dir[0]) { /* read if it is there; never written (no implicit writes to $HOME) */
         snprintf(path, sizeof path, "%s/" CONF3D_FILE, dir);
-        int w = write_defaults(dir, path, err, errlen);
-        if (w < 0)
-            return -1;
-        if (w == 1 && note && notelen)
-            snprintf(note, notelen, "wrote the default configuration to %s", path);
         if (conf3d_parse_file(c, path, 1, err, errlen) != 0)
             return -1;
+        if (note && notelen && access(path, R_OK) == 0)
+            snprintf(note, notelen, "configuration from %s", path);
     }
     if (argc >= 2 && argv) {
         char *line = conf_join_args(argc, argv);

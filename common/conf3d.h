@@ -1,8 +1,8 @@
 /* conf3d.h -- the 3D server's configuration: the parameter table of params3d.def, its
  * values, and loading them in the 2D server's syntax (conf.c's grammar through a
  * conf_sink_t): defaults, then $RCSS3D_CONF_DIR (default ~/.rcssserver3d)/rcssserver3d.conf
- * (written there with the defaults when missing, as the seed's server copies its setup
- * script), then the command line (soccer::FieldLength=105, include=FILE, ...).
+ * if it exists (never written: conf/rcssserver3d.conf is the defaults file to copy
+ * there), then the command line (soccer::FieldLength=105, include=FILE, ...).
  * Fills error buffers; never logs, never exits. */
 #ifndef RCSS_CONF3D_H
 #define RCSS_CONF3D_H
@@ -59,7 +59,7 @@ int  conf3d_parse_file(conf3d_t *c, const char *path, int optional, char *err, s
 /* Checks between parameters (ports differ, goal narrower than the field, ...). 0 or -1. */
 int  conf3d_check(const conf3d_t *c, char *err, size_t errlen);
 /* The whole startup sequence (see the head of this file). note (may be NULL) gets one
- * line when the defaults file was written. 0, 1 help (text in err), -1 error. */
+ * line naming the configuration file read, if any. 0, 1 help (text in err), -1 error. */
 int  conf3d_load(conf3d_t *c, int argc, char **argv, char *err, size_t errlen, char *note,
                  size_t notelen);
 /* The configuration as a file: every parameter with its value and meaning. Returns the

@@ -1,6 +1,6 @@
 /* test_conf3d.c -- the 3D server's configuration (conf3d.c over conf.c's grammar):
  * defaults from the seed, the FIFA ranges, types, errors with origin and line, the
- * defaults file written once into $RCSS3D_CONF_DIR, the command line, help, and the
+ * file in $RCSS3D_CONF_DIR (read, never written), the command line, help, and the
  * repository's conf/rcssserver3d.conf being exactly the defaults. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -64,9 +64,9 @@ Test(conf3d, ranges_types_errors, .timeout = 10)
     cr_expect(strncmp(err, "usage: rcssserver3d", 19) == 0);
 }
 
-/* the first start writes the defaults into the configuration directory; the file then
- * overrides the defaults and the command line overrides the file */
-Test(conf3d, load_writes_defaults_once, .timeout = 10)
+/* the configuration directory's file, if there, overrides the defaults and the command
+ * line overrides the file; a missing file is not created (no implicit writes) */
+Test(conf3d, load_reads_never_writes, .timeout = 10)
 {
     char dir[] = "/tmp/rcss3d-conf-XXXXXX", path[64], note[256];
     cr_assert(mkdtemp(dir));
@@ -74,14 +74,15 @@ Test(conf3d, load_writes_defaults_once, .timeout = 10)
     snprintf(path, sizeof path, "%s/rcssserver3d.conf", dir);
     char *argv[] = { "rcssserver3d", "soccer::RuleHalfTime=60", NULL };
     cr_assert_eq(conf3d_load(&c, 2, argv, err, sizeof err, note, sizeof note), 0, "%s", err);
-    cr_expect(strstr(note, "wrote the default configuration") != NULL);
+    cr_expect_eq(note[0], '\0', "no file, no note");
+    cr_expect_eq(access(path, F_OK), -1, "the missing file was not created");
     cr_expect_eq(conf3d_real(&c, P3_RuleHalfTime), 60);
-    FILE *f = fopen(path, "a");
+    FILE *f = fopen(path, "w");
     cr_assert(f);
     fputs("soccer::RuleHalfTime = 120\nsoccer::FieldLength = 105\n", f);
     fclose(f);
     cr_assert_eq(conf3d_load(&c, 1, argv, err, sizeof err, note, sizeof note), 0, "%s", err);
-    cr_expect_eq(note[0], '\0', "not written again");
+    cr_expect(strstr(note, path) != NULL, "the file read is named");
     cr_expect_eq(conf3d_real(&c, P3_RuleHalfTime), 120);
     cr_expect_eq(conf3d_real(&c, P3_FieldLength), 105);
     cr_assert_eq(conf3d_load(&c, 2, argv, err, sizeof err, note, sizeof note), 0);

@@ -107,7 +107,7 @@ Test(logplayer3d, refusals, .timeout = 30)
     char exe[512], out[64] = "/tmp/rcss3d-refusal.out";
     snprintf(exe, sizeof exe, "%s/rcssserver3d",
              getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin");
-    setenv("RCSS3D_CONF_DIR", "/nonexistent-conf-dir/x", 1); /* cannot be written */
+    setenv("RCSS3D_CONF_DIR", "/nonexistent-conf-dir/x", 1); /* no file there: defaults */
     const char *bad[] = { exe, "soccer::FieldLength=120", NULL };
     pid_t pid = run(exe, bad, out);
     int st;
@@ -125,6 +125,8 @@ Test(logplayer3d, refusals, .timeout = 30)
     cr_expect(fgets(line, sizeof line, f) != NULL);
     fclose(f);
     cr_expect_str_eq(line, "command line: 'soccer::FieldLength' must be between 100 and 110, got '120'\n");
+    snprintf(conf, sizeof conf, "%s/rcssserver3d.conf", dir);
+    cr_expect_eq(access(conf, F_OK), -1, "no configuration file written into the directory");
     const char *lp[] = { exe, "/nonexistent.log", NULL };
     snprintf(exe, sizeof exe, "%s/rcss3d-logplayer",
              getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin");
@@ -132,7 +134,5 @@ Test(logplayer3d, refusals, .timeout = 30)
     waitpid(pid, &st, 0);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "a missing log is refused");
     unlink(out);
-    snprintf(conf, sizeof conf, "%s/rcssserver3d.conf", dir);
-    unlink(conf);
     rmdir(dir);
 }

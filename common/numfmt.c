@@ -1,0 +1,183 @@
+/* numfmt.c -- numbers as text without printf (numfmt.h).
+ *
+ * "%.6g" of a finite v != 0: the decimal exponent X of v rounded to 6 significant
+ * digits, then fixed notation with 5 - X decimals when -4 <= X < 6, exponent notation
+ * d.ddddde+XX otherwise, trailing zeros (and a bare point) removed. glibc rounds the
+ * exact binary value, half to even (the default rounding mode), so the digits here come
+ * from exact integer arithmetic too: v = m * 2^e2 (m < 2^53), and the six digits are
+ * N = round(m * 2^e2 * 10^(5 - X)) computed in 128 bits: a multiplication by a power of
+ * five and a shift when 5 - X >= 0 (|v| < 1e6, the usual case), one division when
+ * |v| >= 1e6. Magnitudes outside [2^-67, 2^67) (below 7e-21 or above 1.4e20; no
+ * protocol value is) are left to snprintf. */
+#include <stdio.h>
+#include <string.h>
+#include "numfmt.h"
+
+__extension__ typedef unsigned __int128 numfmt_u128;
+
+#define NUMFMT_POW5_N 28
+
+static const uint64_t numfmt_pow5[NUMFMT_POW5_N] = {
+    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL,
+    1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL,
+    30517578125ULL, 152587890625ULL, 762939453125ULL, 3814697265625ULL,
+    19073486328125ULL, 95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+    11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+    1490116119384765625ULL, 7450580596923828125ULL,
+};
+
+int numfmt_uint(char *out, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
+int numfmt_int(char *out, int64_t v)
+{
+    if (v >= 0)
+        return numfmt_uint(out, (uint64_t)v);
+    out[0] = '-';
+    return 1 + numfmt_uint(out + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+/* N = m * 2^e2 * 10^k rounded half to even (N < 10^7 for the k the caller picks) */
+static uint64_t numfmt_scaled(uint64_t m, int e2, int k)
+{
+    numfmt_u128 num, den, q, rem;
+    if (k >= 0) {
+        num = (numfmt_u128)m * numfmt_pow5[k];
+        int s = e2 + k;
+        if (s >= 0)
+            return (uint64_t)(num << s);
+        int sh = -s;
+        q = num >> sh;
+        rem = num - (q << sh);
+        numfmt_u128 half = (numfmt_u128)1 << (sh - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+        return (uint64_t)q;
+    }
+    int j = -k, s = e2 - j;
+    if (s >= 0) {
+        num = (numfmt_u128)m << s;
+        den = numfmt_pow5[j];
+    } else {
+        num = m;
+        den = (numfmt_u128)numfmt_pow5[j] << -s;
+    }
+    q = num / den;
+    rem = num - q * den;
+    if (2 * rem > den || (2 * rem == den && (q & 1)))
+        q++;
+    return (uint64_t)q;
+}
+
+/* |v| as 6 digits d (100000..999999) and the exponent of the first; -1 out of range */
+static int numfmt_digits(double a, uint32_t *d, int *x)
+{
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int be = (int)((bits >> 52) & 0x7ff);
+    if (be == 0 || be == 0x7ff)
+        return -1;
+    uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+    int e2 = be - 1075;
+    int p = e2 + 52; /* 2^p <= a < 2^(p+1) */
+    if (p < -67 || p >= 67)
+        return -1;
+    /* floor(p * log10(2)) (gcc shifts negatives arithmetically): X or X - 1 */
+    int e10 = (p * 78913) >> 18;
+    uint64_t n = numfmt_scaled(m, e2, 5 - e10);
+    if (n >= 1000000) {
+        e10++;
+        n = numfmt_scaled(m, e2, 5 - e10);
+    }
+    if (n >= 1000000) { /* rounded up to the next decade: 999999.5 -> 1000000 */
+        n /= 10;
+        e10++;
+    }
+    *d = (uint32_t)n;
+    *x = e10;
+    return 0;
+}
+
+/* the six digits with trailing zeros dropped; their count */
+static int numfmt_sig(uint32_t d, char dig[6])
+{
+    for (int i = 5; i >= 0; i--) {
+        dig[i] = (char)('0' + d % 10);
+        d /= 10;
+    }
+    int nd = 6;
+    while (nd > 1 && dig[nd - 1] == '0')
+        nd--;
+    return nd;
+}
+
+static int numfmt_special(char *out, double v, int neg)
+{
+    const char *s = v != v ? (neg ? "-nan" : "nan")
+                  : v == 0.0 ? (neg ? "-0" : "0")
+                  : (neg ? "-inf" : "inf");
+    size_t n = strlen(s);
+    memcpy(out, s, n + 1);
+    return (int)n;
+}
+
+int numfmt_g6(char *out, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int neg = (int)(bits >> 63);
+    double a = neg ? -v : v;
+    if (a == 0.0 || a != a || a > 1.7976931348623157e308)
+        return numfmt_special(out, v, neg);
+    uint32_t d;
+    int x;
+    if (numfmt_digits(a, &d, &x) < 0)
+        return snprintf(out, NUMFMT_MAX, "%.6g", v);
+    char dig[6], *o = out;
+    int nd = numfmt_sig(d, dig);
+    if (neg)
+        *o++ = '-';
+    if (x >= 6 || x < -4) { /* d.ddddde+XX */
+        *o++ = dig[0];
+        if (nd > 1) {
+            *o++ = '.';
+            for (int i = 1; i < nd; i++)
+                *o++ = dig[i];
+        }
+        *o++ = 'e';
+        *o++ = x < 0 ? '-' : '+';
+        int ax = x < 0 ? -x : x;
+        if (ax >= 100)
+            *o++ = (char)('0' + ax / 100);
+        *o++ = (char)('0' + ax / 10 % 10);
+        *o++ = (char)('0' + ax % 10);
+    } else if (x >= 0) { /* X + 1 integer digits, then what is left */
+        for (int i = 0; i <= x; i++)
+            *o++ = dig[i];
+        if (nd > x + 1) {
+            *o++ = '.';
+            for (int i = x + 1; i < nd; i++)
+                *o++ = dig[i];
+        }
+    } else { /* 0.000ddd */
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -x - 1; i++)
+            *o++ = '0';
+        for (int i = 0; i < nd; i++)
+            *o++ = dig[i];
+    }
+    *o = '\0';
+    return (int)(o - out);
+}

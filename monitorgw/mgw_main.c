@@ -153,7 +153,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 /* ---- setup and teardown --------------------------------------------------------------- */
 static int start_events(mgw_t *g)
 {
-    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
+    if (shm_waker_start(&g->waker, g->r, SHM_WAKE_MGW) < 0)
         return -1;
     g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, g);

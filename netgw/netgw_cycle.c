@@ -250,8 +250,10 @@ static void cycle_step_cb(void *ctx)
 void ngw_cycle_wake(ngw_t *g)
 {
     ngw_client_check_owner(g);
+    ngw_udp_batch_begin(); /* each client's messages of the cycle in one system call */
     shm_snap_follow(g->r, &g->last_step, CYCLE_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_step_cb, g);
+    ngw_udp_batch_end();
     atomic_store(&g->self->last_step, g->last_step);
 }
 

@@ -96,6 +96,12 @@ void shm_sem_post(sem_t *s);
 int shm_sem_timedwait(sem_t *s, int timeout_ms);
 /* Take every pending post without waiting; returns how many. */
 int shm_sem_drain(sem_t *s);
+/* Synch mode: 1 if every client the sim waits for (ACTIVE players not sent off, coaches
+ * with the eye on) has done_step >= step; *active (may be NULL) their count. */
+int  shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active);
+/* Client idx's (done) for the newest step: stored, and hdr.done_sem posted if that was
+ * the last one the sim waited for (it re-checks every 10 ms regardless). */
+void shm_synch_done(shm_region_sh_t *r, int idx);
 /* Client-table lock: robust process-shared mutex. A lock whose owner died is recovered
  * (the table is consistent at every store, so recovery needs no repair). 0 or -1. */
 int shm_table_lock(shm_region_sh_t *r);

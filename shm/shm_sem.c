@@ -93,3 +93,41 @@ int64_t shm_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+
+/* Synch mode: is every client the sim waits for done with step? Players that are
+ * ACTIVE (not a red-carded one taken off), coaches with the eye on. Loads are seq_cst:
+ * with shm_synch_done's seq_cst store, of two gateways marking their last clients at
+ * the same time at least one sees both (so one of them posts). */
+int shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
+{
+    int n = 0, done = 1;
+    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
+    /* the sim's own newest snapshot: a player sent off (red card, discard) is not waited
+     * for, as the reference waits only for enabled players */
+    const shm_snapshot_sh_t *snap = pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        const shm_client_sh_t *c = &r->client[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
+            continue;
+        if (i >= SHM_MAX_PLAYERS && !c->eye_on) /* coaches are waited for with the eye on */
+            continue;
+        if (i < SHM_MAX_PLAYERS && snap && !snap->player[i].enabled && snap->player[i].card == 2)
+            continue;
+        n++;
+        if (atomic_load_explicit(&c->done_step, memory_order_seq_cst) < step)
+            done = 0;
+    }
+    if (active)
+        *active = n;
+    return done;
+}
+
+/* Client idx sent (done) for the newest step: record it, and wake the sim only if that
+ * completes its wait (one wake-up per cycle instead of one per client). */
+void shm_synch_done(shm_region_sh_t *r, int idx)
+{
+    uint64_t step = atomic_load(&r->hdr.published);
+    atomic_store(&r->client[idx].done_step, step);
+    if (shm_synch_all_done(r, step, NULL))
+        shm_sem_post(&r->hdr.done_sem);
+}

@@ -50,26 +50,7 @@ void sim_clock_wait_until(sim_t *s, int64_t t_ns)
 
 int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
 {
-    int n = 0, done = 1;
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
-    /* the sim's own newest snapshot: a player sent off (red card, discard) is not waited
-     * for, as the reference waits only for enabled players */
-    const shm_snapshot_sh_t *snap = pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
-    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        const shm_client_sh_t *c = &r->client[i];
-        if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
-            continue;
-        if (i >= SHM_MAX_PLAYERS && !c->eye_on) /* coaches are waited for with the eye on */
-            continue;
-        if (i < SHM_MAX_PLAYERS && snap && !snap->player[i].enabled && snap->player[i].card == 2)
-            continue;
-        n++;
-        if (atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
-            done = 0;
-    }
-    if (active)
-        *active = n;
-    return done;
+    return shm_synch_all_done(r, step, active);
 }
 
 static void wait_real_time(sim_t *s)

@@ -26,18 +26,35 @@ static const uint64_t numfmt_pow5[NUMFMT_POW5_N] = {
     1490116119384765625ULL, 7450580596923828125ULL,
 };
 
+/* "00" "01" ... "99" */
+static const char numfmt_d2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 int numfmt_uint(char *out, uint64_t v)
 {
+    if (v < 10) { /* the usual counters and small numbers */
+        out[0] = (char)('0' + v);
+        out[1] = '\0';
+        return 1;
+    }
     char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (int i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
-    out[n] = '\0';
-    return n;
+    int n = 24;
+    while (v >= 100) {
+        n -= 2;
+        memcpy(tmp + n, numfmt_d2 + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        n -= 2;
+        memcpy(tmp + n, numfmt_d2 + 2 * v, 2);
+    } else {
+        tmp[--n] = (char)('0' + v);
+    }
+    memcpy(out, tmp + n, (size_t)(24 - n));
+    out[24 - n] = '\0';
+    return 24 - n;
 }
 
 int numfmt_int(char *out, int64_t v)
@@ -112,10 +129,10 @@ static int numfmt_digits(double a, uint32_t *d, int *x)
 /* the six digits with trailing zeros dropped; their count */
 static int numfmt_sig(uint32_t d, char dig[6])
 {
-    for (int i = 5; i >= 0; i--) {
-        dig[i] = (char)('0' + d % 10);
-        d /= 10;
-    }
+    uint32_t hi = d / 10000, lo = d % 100;
+    memcpy(dig, numfmt_d2 + 2 * hi, 2);
+    memcpy(dig + 2, numfmt_d2 + 2 * (d / 100 % 100), 2);
+    memcpy(dig + 4, numfmt_d2 + 2 * lo, 2);
     int nd = 6;
     while (nd > 1 && dig[nd - 1] == '0')
         nd--;
@@ -163,20 +180,18 @@ int numfmt_g6(char *out, double v)
         *o++ = (char)('0' + ax / 10 % 10);
         *o++ = (char)('0' + ax % 10);
     } else if (x >= 0) { /* X + 1 integer digits, then what is left */
-        for (int i = 0; i <= x; i++)
-            *o++ = dig[i];
+        memcpy(o, dig, (size_t)x + 1);
+        o += x + 1;
         if (nd > x + 1) {
             *o++ = '.';
-            for (int i = x + 1; i < nd; i++)
-                *o++ = dig[i];
+            memcpy(o, dig + x + 1, (size_t)(nd - x - 1));
+            o += nd - x - 1;
         }
     } else { /* 0.000ddd */
-        *o++ = '0';
-        *o++ = '.';
-        for (int i = 0; i < -x - 1; i++)
-            *o++ = '0';
-        for (int i = 0; i < nd; i++)
-            *o++ = dig[i];
+        memcpy(o, "0.0000", (size_t)(1 - x));
+        o += 1 - x;
+        memcpy(o, dig, (size_t)nd);
+        o += nd;
     }
     *o = '\0';
     return (int)(o - out);

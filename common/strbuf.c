@@ -23,28 +23,13 @@ void strbuf_printf(strbuf_t *o, const char *fmt, ...)
     o->pos += (size_t)n;
 }
 
-void strbuf_put(strbuf_t *o, const char *s, size_t n)
+/* something did not fit (or did not, earlier): nothing more is appended */
+void strbuf_overflow(strbuf_t *o)
 {
     if (o->overflow || o->len == 0)
         return;
-    if (n >= o->len - o->pos) {
-        o->overflow = 1;
-        o->buf[o->pos] = '\0';
-        return;
-    }
-    memcpy(o->buf + o->pos, s, n);
-    o->pos += n;
+    o->overflow = 1;
     o->buf[o->pos] = '\0';
-}
-
-void strbuf_puts(strbuf_t *o, const char *s)
-{
-    strbuf_put(o, s, strlen(s));
-}
-
-void strbuf_putc(strbuf_t *o, char c)
-{
-    strbuf_put(o, &c, 1);
 }
 
 /* where a number of up to NUMFMT_MAX bytes can be written directly, or NULL */

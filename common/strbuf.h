@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct strbuf {
     char  *buf;
@@ -18,10 +19,34 @@ typedef struct strbuf {
 } strbuf_t;
 
 void strbuf_printf(strbuf_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* n bytes of s / a NUL-terminated s / one character */
-void strbuf_put(strbuf_t *o, const char *s, size_t n);
-void strbuf_puts(strbuf_t *o, const char *s);
-void strbuf_putc(strbuf_t *o, char c);
+/* n bytes of s / a NUL-terminated s / one character (inline: the encoders append a
+ * few bytes at a time, mostly literals whose length the compiler knows) */
+void strbuf_overflow(strbuf_t *o);
+static inline void strbuf_put(strbuf_t *o, const char *s, size_t n)
+{
+    if (o->overflow || o->len == 0 || n >= o->len - o->pos) {
+        strbuf_overflow(o);
+        return;
+    }
+    memcpy(o->buf + o->pos, s, n);
+    o->pos += n;
+    o->buf[o->pos] = '\0';
+}
+
+static inline void strbuf_puts(strbuf_t *o, const char *s)
+{
+    strbuf_put(o, s, strlen(s));
+}
+
+static inline void strbuf_putc(strbuf_t *o, char c)
+{
+    if (o->overflow || o->len == 0 || o->len - o->pos < 2) {
+        strbuf_overflow(o);
+        return;
+    }
+    o->buf[o->pos++] = c;
+    o->buf[o->pos] = '\0';
+}
 /* "%d" / "%u" */
 void strbuf_int(strbuf_t *o, int64_t v);
 void strbuf_uint(strbuf_t *o, uint64_t v);

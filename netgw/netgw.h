@@ -106,6 +106,7 @@ typedef struct ngw {
     ngw_client_t        cl[SHM_MAX_CLIENTS];
     shm_waker_t         waker;      /* wake-ups from the sim (shm_gateway.h) */
     shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
+    int                 done_hint;  /* synch mode: a client still to send (done) */
     struct event       *wake_ev;
     struct event       *see_ev;     /* async see timer, every send_step / 4 */
     struct event       *beat_ev;    /* heartbeat and liveness */

@@ -54,7 +54,7 @@ static void client_score(ngw_t *g, int idx)
 
 static void client_done(ngw_t *g, int idx)
 {
-    shm_synch_done(g->r, idx);
+    shm_synch_done(g->r, idx, &g->done_hint);
 }
 
 /* (change_view W [Q]) (spec 2): in synch-see mode a low-quality request is ignored

@@ -120,7 +120,7 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
         ngw_coach_send(g, idx, cmd->reply);
         return 1;
     case COACH_DONE:
-        shm_synch_done(g->r, idx);
+        shm_synch_done(g->r, idx, &g->done_hint);
         return 1;
     case COACH_COMPRESSION:
         /* the reply still plain, everything after it compressed (netgw_coachzip.c) */

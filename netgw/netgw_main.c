@@ -202,6 +202,7 @@ static int ngw_start(ngw_t *g, const char *name, int index)
     g->index = index;
     g->waker.fd = -1;
     g->wake.fd = -1;
+    g->done_hint = -1;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         g->cl[i].idx = i;
         g->cl[i].fd = -1;

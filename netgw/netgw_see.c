@@ -34,7 +34,9 @@ typedef struct see_ctx {
     int      gaussian;                 /* Gaussian noise mode */
     vec2_t   pos, vel, focus;          /* observer position, velocity, focus point */
     double   face;                     /* rad: body + neck */
+    vec2_t   face_u;                   /* unit vector along face */
     double   half;                     /* rad: half view angle */
+    double   cos_half;                 /* its cosine less a margin (see_outside) */
     double   vis_dist;                 /* visible_distance */
     double   unum_far, unum_too_far, team_far, team_too_far;
     double   ball_far, ball_too_far, flag_far, flag_too_far;
@@ -100,7 +102,7 @@ static double see_noisy(see_ctx_t *x, vec2_t obj, double d, int land)
     }
     double q = conf_real(x->c, land ? SP_quantize_step_l : SP_quantize_step);
     double qd = exp(see_quantize(log(d + 1.0e-10), q));
-    double qf = exp(see_quantize(log(f + 1.0e-10), q));
+    double qf = f == d ? qd : exp(see_quantize(log(f + 1.0e-10), q));
     double v = d - ((f - qf) + (d - qd)) / 2.0;
     return see_quantize(v > 0.0 ? v : 0.0, 0.1);
 }
@@ -130,6 +132,14 @@ static int see_in_cone(const see_ctx_t *x, double d, double rel_dir, double max_
     return fabs(rel_dir) < x->half && (max_len <= 0.0 || d < max_len);
 }
 
+/* an object beyond visible_distance that is certainly outside the view cone: nothing to
+ * send, found without atan2 (its angle to the face is more than a 1e-9 cosine margin
+ * beyond the half angle; anything nearer the edge takes the exact test) */
+static int see_outside(const see_ctx_t *x, vec2_t rel, double d)
+{
+    return d > x->vis_dist && vec2_dot(rel, x->face_u) < x->cos_half * d;
+}
+
 /* a landmark or the ball: (NAME DIST DIR [DISTCHG DIRCHG]) or the close form; NAME is
  * "(" kind " " name ")" (kind NULL: name alone) */
 static void see_static(see_ctx_t *x, const char *kind, const char *name, const char *close,
@@ -137,12 +147,14 @@ static void see_static(see_ctx_t *x, const char *kind, const char *name, const c
 {
     vec2_t rel = vec2_sub(obj, x->pos);
     double d = vec2_len(rel);
+    if (see_outside(x, rel, d))
+        return;
     double rd = angle_norm(vec2_angle(rel) - x->face);
     int in = see_in_cone(x, d, rd, land ? x->max_flag : x->max_ball);
     if (!in && d > x->vis_dist)
         return;
     double obs = see_noisy(x, obj, d, land);
-    int dir = see_dir(x, vec2_angle(rel));
+    int dir = see_deg(x, rad2deg(rd)); /* see_dir of the same angle */
     strbuf_put(&x->o, " (", 2);
     if (!in) {
         strbuf_puts(&x->o, close);
@@ -240,12 +252,14 @@ static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
     vec2_t obj = vec2(p->x, p->y);
     vec2_t rel = vec2_sub(obj, x->pos);
     double d = vec2_len(rel);
+    if (see_outside(x, rel, d))
+        return;
     double rd = angle_norm(vec2_angle(rel) - x->face);
     int in = see_in_cone(x, d, rd, x->max_player);
     if (!in && d > x->vis_dist)
         return;
     double obs = see_noisy(x, obj, d, 0);
-    int dir = see_dir(x, vec2_angle(rel));
+    int dir = see_deg(x, rad2deg(rd)); /* see_dir of the same angle */
     int team = 0, unum = 0;
     strbuf_put(&x->o, " (", 2);
     if (!in) {
@@ -380,6 +394,8 @@ static void see_init_ctx(see_ctx_t *x, const shm_snapshot_sh_t *s, int idx,
     x->vel = vec2(me->vx, me->vy);
     x->face = angle_norm(me->body + me->neck);
     x->half = proto_view_angle(cl, c);
+    x->face_u = vec2(cos(x->face), sin(x->face));
+    x->cos_half = x->half < M_PI ? cos(x->half) - 1.0e-9 : -2.0;
     x->vis_dist = conf_real(c, SP_visible_distance);
     x->focus = x->pos;
     if (x->ver >= 18)

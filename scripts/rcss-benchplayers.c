@@ -36,6 +36,7 @@ typedef struct bench_proc {
     char   name[32];
     int    pid;
     double cpu0, cpu1;     /* ms of CPU at the window's start and end */
+    double sys0, sys1;     /* of which in the kernel (stime) */
     long   rss_kb, pss_kb;
 } bench_proc_t;
 
@@ -57,7 +58,8 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static double proc_cpu_ms(int pid)
+/* CPU time of pid in ms (utime + stime), the kernel's share in *sys */
+static double proc_cpu_ms(int pid, double *sys)
 {
     char path[64], line[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -71,7 +73,9 @@ static double proc_cpu_ms(int pid)
     /* fields after the command: state(3) ... utime(14) stime(15) */
     if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
         return -1;
-    return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    *sys = (double)st * tick;
+    return (double)(ut + st) * tick;
 }
 
 /* the value (kB) of "KEY: N kB" in /proc/PID/FILE, -1 if absent */
@@ -163,20 +167,21 @@ static void report(bench_t *b)
         printf("  cycles %d..%d          %.3f s, %.1f cycles/s, %.4f ms per cycle\n", b->from,
                b->to, secs, cycles / secs, secs * 1000.0 / cycles);
     }
-    double total = 0;
+    double total = 0, tsys = 0;
     long rss = 0, pss = 0;
     for (int i = 0; i < b->nproc; i++) {
         bench_proc_t *p = &b->proc[i];
-        double ms = (p->cpu1 - p->cpu0) / cycles;
+        double ms = (p->cpu1 - p->cpu0) / cycles, sys = (p->sys1 - p->sys0) / cycles;
         total += ms;
+        tsys += sys;
         rss += p->rss_kb > 0 ? p->rss_kb : 0;
         pss += p->pss_kb > 0 ? p->pss_kb : 0;
-        printf("  cpu %-18s %.4f ms per cycle   rss %6ld kB  pss %6ld kB\n", p->name, ms,
-               p->rss_kb, p->pss_kb);
+        printf("  cpu %-18s %.4f ms per cycle (kernel %.4f)   rss %6ld kB  pss %6ld kB\n",
+               p->name, ms, sys, p->rss_kb, p->pss_kb);
     }
     if (b->nproc > 1)
-        printf("  cpu %-18s %.4f ms per cycle   rss %6ld kB  pss %6ld kB\n", "(server total)",
-               total, rss, pss);
+        printf("  cpu %-18s %.4f ms per cycle (kernel %.4f)   rss %6ld kB  pss %6ld kB\n",
+               "(server total)", total, tsys, rss, pss);
     fflush(stdout);
 }
 
@@ -189,7 +194,7 @@ static void on_time(bench_t *b, int t)
     if (b->t0 == 0 && t >= b->from) {
         b->t0 = now;
         for (int i = 0; i < b->nproc; i++)
-            b->proc[i].cpu0 = proc_cpu_ms(b->proc[i].pid);
+            b->proc[i].cpu0 = proc_cpu_ms(b->proc[i].pid, &b->proc[i].sys0);
         printf("rcss-benchplayers: window start at cycle %d\n", t);
         fflush(stdout);
     }
@@ -199,7 +204,7 @@ static void on_time(bench_t *b, int t)
         b->t1 = now;
         for (int i = 0; i < b->nproc; i++) {
             bench_proc_t *p = &b->proc[i];
-            p->cpu1 = proc_cpu_ms(p->pid);
+            p->cpu1 = proc_cpu_ms(p->pid, &p->sys1);
             p->rss_kb = proc_kb(p->pid, "status", "VmRSS");
             p->pss_kb = proc_kb(p->pid, "smaps_rollup", "Pss");
         }

@@ -100,8 +100,9 @@ int shm_sem_drain(sem_t *s);
  * with the eye on) has done_step >= step; *active (may be NULL) their count. */
 int  shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active);
 /* Client idx's (done) for the newest step: stored, and hdr.done_sem posted if that was
- * the last one the sim waited for (it re-checks every 10 ms regardless). */
-void shm_synch_done(shm_region_sh_t *r, int idx);
+ * the last one the sim waited for (it re-checks every 10 ms regardless). *hint: the
+ * caller's memory of a client still to answer (-1 at first), saves scanning the table. */
+void shm_synch_done(shm_region_sh_t *r, int idx, int *hint);
 /* Client-table lock: robust process-shared mutex. A lock whose owner died is recovered
  * (the table is consistent at every store, so recovery needs no repair). 0 or -1. */
 int shm_table_lock(shm_region_sh_t *r);

@@ -126,8 +126,9 @@ static int numfmt_digits(double a, uint32_t *d, int *x)
     return 0;
 }
 
-/* the six digits with trailing zeros dropped; their count */
-static int numfmt_sig(uint32_t d, char dig[6])
+/* the six digits (dig holds 16 bytes: the copies below move 8 at a time) with trailing
+ * zeros dropped; their count */
+static int numfmt_sig(uint32_t d, char dig[16])
 {
     uint32_t hi = d / 10000, lo = d % 100;
     memcpy(dig, numfmt_d2 + 2 * hi, 2);
@@ -161,7 +162,7 @@ int numfmt_g6(char *out, double v)
     int x;
     if (numfmt_digits(a, &d, &x) < 0)
         return snprintf(out, NUMFMT_MAX, "%.6g", v);
-    char dig[6], *o = out;
+    char dig[16] = "", *o = out;
     int nd = numfmt_sig(d, dig);
     if (neg)
         *o++ = '-';
@@ -179,18 +180,19 @@ int numfmt_g6(char *out, double v)
             *o++ = (char)('0' + ax / 100);
         *o++ = (char)('0' + ax / 10 % 10);
         *o++ = (char)('0' + ax % 10);
-    } else if (x >= 0) { /* X + 1 integer digits, then what is left */
-        memcpy(o, dig, (size_t)x + 1);
+    } else if (x >= 0) { /* X + 1 integer digits, then what is left; fixed 8-byte
+                            * copies (out has NUMFMT_MAX bytes), the end set after */
+        memcpy(o, dig, 8);
         o += x + 1;
         if (nd > x + 1) {
             *o++ = '.';
-            memcpy(o, dig + x + 1, (size_t)(nd - x - 1));
+            memcpy(o, dig + x + 1, 8);
             o += nd - x - 1;
         }
     } else { /* 0.000ddd */
-        memcpy(o, "0.0000", (size_t)(1 - x));
+        memcpy(o, "0.000000", 8);
         o += 1 - x;
-        memcpy(o, dig, (size_t)nd);
+        memcpy(o, dig, 8);
         o += nd;
     }
     *o = '\0';

@@ -130,6 +130,8 @@ typedef struct ngw {
 /* Send text with its terminating NUL on a connected socket / to an address.
  * A full socket buffer drops the datagram (never blocks). */
 void ngw_udp_send(int fd, const char *text);
+/* The same with the length of text (without its NUL) known. */
+void ngw_udp_send_len(int fd, const char *text, size_t len);
 void ngw_udp_sendto(int fd, const struct sockaddr_storage *to, const char *text);
 /* n bytes as they are (already compressed), like ngw_udp_send. */
 void ngw_udp_send_raw(int fd, const void *data, size_t n);

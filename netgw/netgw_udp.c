@@ -119,8 +119,13 @@ void ngw_udp_send_raw(int fd, const void *data, size_t n)
 
 void ngw_udp_send(int fd, const char *text)
 {
+    ngw_udp_send_len(fd, text, strlen(text));
+}
+
+void ngw_udp_send_len(int fd, const char *text, size_t len)
+{
     static unsigned char z[NGW_SEND_MAX + 1024];
-    size_t n = strlen(text) + 1;
+    size_t n = len + 1;
     if (fd < 0)
         return;
     /* ECONNREFUSED after the client went away, EAGAIN on a full buffer: dropped */

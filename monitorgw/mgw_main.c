@@ -94,6 +94,8 @@ static void cycle_cb(void *ctx)
     g->have_snap = 1;
     forward_events(g);
     mgw_fanout_show(g);
+    /* at once, not after the catch-up: the synch-mode sim paces itself by it */
+    atomic_store(&g->self->last_step, g->snap.step);
 }
 
 static void on_cycle(mgw_t *g)

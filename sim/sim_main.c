@@ -201,6 +201,7 @@ static void sim_turn(sim_t *s)
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
     sim_proc_wait_recorder(&s->proc, r);
+    sim_proc_wait_monitors(&s->proc, r); /* perf (issue 14): every frame to every monitor */
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);

@@ -20,19 +20,21 @@ from=20
 to=$((from + cycles))
 works=()
 trap 'bench_stop; rm -rf "${works[@]}"' EXIT
-declare -A RATE
+declare -A RATE MEM
 
 # run_case KIND LABEL NMON NVIEW [server::x=y ...]: one server, its load, its figures
+# (game cycles $from..$to; logs off unless LOGS=1)
 run_case() {
-    local kind=$1 label=$2 nmon=$3 nview=$4
+    local kind=$1 label=$2 nmon=$3 nview=$4 logs=false
     shift 4
+    [ "${LOGS:-0}" = 1 ] && logs=true
     local work port hport="" mon=""
     work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
     works+=("$work")
     port=$(bench_free_ports)
     [ "$nview" -gt 0 ] && hport=$(bench_free_port) && set -- "$@" server::http_port="$hport"
     bench_start "$kind" "$work" "$port" server::synch_mode=true server::auto_mode=true \
-        server::kick_off_wait=1 server::game_logging=false server::text_logging=false "$@"
+        server::kick_off_wait=1 server::game_logging=$logs server::text_logging=$logs "$@"
     if [ "$kind" = ours ]; then # netgw and monitorgw up
         for _ in $(seq 100); do
             [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
@@ -67,6 +69,11 @@ run_case() {
     grep -E "^  (cycles|cpu)" "$work/players.log"
     [ -n "$mon" ] && sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
     RATE[$label]=$(sed -n 's/.* \([0-9.]*\) cycles\/s.*/\1/p' "$work/players.log")
+    case $label in *"full match"*)
+        MEM[$kind]=$(awk '/^  cpu/ && !/server total/ { for (i = 1; i <= NF; i++) {
+                if ($i == "rss") r += $(i + 1); if ($i == "pss") p += $(i + 1) } }
+            END { print r, p }' "$work/players.log") ;;
+    esac
 }
 
 echo "== synch mode, 22 players answering (think) with (done), game cycles $from..$to"
@@ -80,6 +87,16 @@ for k in $NETGW; do
     [ "$k" = 1 ] && continue # the 0-monitor case above
     run_case ours "this server, netgw_processes=$k" 0 0 server::netgw_processes="$k"
 done
+
+# a full match (two halves of 3000 cycles, logs on as by default): memory near its end
+if [ "${FULL:-1}" = 1 ]; then
+    echo "== a full match, logs on (defaults): memory at cycle 5990"
+    sfrom=$from sto=$to
+    from=5900 to=5990
+    LOGS=1 run_case ours "this server, full match" 0 0
+    [ -n "$REF" ] && LOGS=1 run_case ref "reference, full match" 0 0
+    from=$sfrom to=$sto
+fi
 
 echo "== synch throughput (cycles/s)"
 base=${RATE["this server, 0 monitors"]:-}
@@ -102,4 +119,13 @@ for k in $NETGW; do
     [ "$k" = 1 ] && r=$base
     [ -n "$r" ] && printf "  netgw_processes=%s   this server %8s\n" "$k" "$r"
 done
+if [ -n "${MEM[ours]:-}" ]; then
+    echo "== memory of a full match (sum over the server's processes at cycle 5990)"
+    printf "  this server  RSS %6s kB  PSS %6s kB\n" ${MEM[ours]}
+    if [ -n "${MEM[ref]:-}" ]; then
+        printf "  reference    RSS %6s kB  PSS %6s kB\n" ${MEM[ref]}
+        awk -v a="${MEM[ours]}" -v b="${MEM[ref]}" 'BEGIN { split(a, x, " "); split(b, y, " ");
+            printf "  ratio        RSS %.2fx  PSS %.2fx\n", x[1] / y[1], x[2] / y[2] }'
+    fi
+fi
 bench_machine

@@ -4,7 +4,8 @@
 # PROFILE_SIM=1) run under valgrind --tool=callgrind. The counters are zeroed when the
 # players' window starts and dumped when it ends; the report gives each process's
 # instructions per cycle (total / calls of its per-cycle function) and its top functions.
-# STRACE=1 instead counts each process's system calls per cycle (strace -c -f).
+# STRACE=1 instead counts each process's system calls per cycle (strace -c -f);
+# MONITORS=N attaches N text v5 monitors (rcss-benchmon).
 # Not part of `make bench` (valgrind runs the processes ~50x slower); used to compare
 # changes (docs/ARCHITECTURE.md, Performance).
 set -euo pipefail
@@ -33,6 +34,11 @@ bench_start ours "$work" "$port" server::synch_mode=true server::auto_mode=true 
     server::kick_off_wait=1 server::game_logging=false server::text_logging=false \
     server::synch_timeout=60000 server::gateway_dir="$gwdir" ${PROFILE_ARGS:-}
 sleep 3 # the gateways start slowly under valgrind
+if [ "${MONITORS:-0}" -gt 0 ]; then # the fan-out too: N text v5 monitors
+    "$BINDIR/rcss-benchmon" "$port" "$MONITORS" --timeout 30 >"$work/mon.log" 2>&1 &
+    bench_track "$!"
+    sleep 2
+fi
 "$BINDIR/rcss-benchplayers" "$port" 22 --from "$from" --to "$to" >"$work/players.log" 2>&1 &
 bench_track "$!"
 for _ in $(seq 3000); do grep -q "window start" "$work/players.log" 2>/dev/null && break; sleep 0.1; done

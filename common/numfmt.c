@@ -97,6 +97,41 @@ static uint64_t numfmt_scaled(uint64_t m, int e2, int k)
     return (uint64_t)q;
 }
 
+/* exact powers of ten (a double holds 10^k exactly up to k = 22) */
+static const double numfmt_p10[10] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+
+/* The usual case, 1e-4 <= a < 1e6 (fixed notation), in double arithmetic: y = a * 10^k
+ * is one rounding off the exact product (less than 1e-9 for y < 1e7), so where y is
+ * not within 1e-6 of a rounding midpoint or a decade edge its digits are the exact
+ * ones. 0 done, -1 undecided (the caller does it exactly). */
+static int numfmt_digits_fast(double a, int e10, uint32_t *d, int *x)
+{
+    int k = 5 - e10;
+    if (k < 0 || k > 9)
+        return -1;
+    double y = a * numfmt_p10[k];
+    if (y >= 1000000.0) {
+        if (k == 0)
+            return -1;
+        e10++;
+        y = a * numfmt_p10[--k];
+    }
+    if (y < 100000.0 + 1e-6 || y > 1000000.0 - 1e-6)
+        return -1; /* at a decade edge: exactly */
+    uint32_t n = (uint32_t)y;
+    double frac = y - (double)n;
+    if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6)
+        return -1; /* near a midpoint: exactly */
+    n += frac > 0.5;
+    if (n == 1000000) { /* rounded up to the next decade */
+        n = 100000;
+        e10++;
+    }
+    *d = n;
+    *x = e10;
+    return 0;
+}
+
 /* |v| as 6 digits d (100000..999999) and the exponent of the first; -1 out of range */
 static int numfmt_digits(double a, uint32_t *d, int *x)
 {
@@ -112,6 +147,8 @@ static int numfmt_digits(double a, uint32_t *d, int *x)
         return -1;
     /* floor(p * log10(2)) (gcc shifts negatives arithmetically): X or X - 1 */
     int e10 = (p * 78913) >> 18;
+    if (numfmt_digits_fast(a, e10, d, x) == 0)
+        return 0;
     uint64_t n = numfmt_scaled(m, e2, 5 - e10);
     if (n >= 1000000) {
         e10++;

@@ -7,7 +7,6 @@
  * one sendmmsg, in the order they were made: sense_body, hears, see, (think) cost one
  * system call per client instead of one each. Sockets themselves come from common/net.c. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "net.h"
@@ -15,10 +14,11 @@
 
 #define UDP_BATCH_MSGS   1024
 #define UDP_BATCH_BYTES  (512 * 1024)
+#define UDP_BATCH_FDS    4096       /* sockets above this are never queued */
 
 typedef struct udp_queued {
     int      fd;
-    uint32_t seq;             /* order of the send */
+    int      next;            /* the socket's next message, -1 none */
     uint32_t off, len;        /* in the batch buffer */
 } udp_queued_t;
 
@@ -26,41 +26,36 @@ static struct {
     int           on;
     int           n;
     size_t        used;
+    uint32_t      gen;                      /* of the current batch, never 0 */
+    int           nfd;                      /* sockets with messages, in first-use order */
+    int           fds[UDP_BATCH_MSGS];
+    struct { uint32_t gen; int head, tail; } byfd[UDP_BATCH_FDS];
     udp_queued_t  q[UDP_BATCH_MSGS];
     char          buf[UDP_BATCH_BYTES];
-} batch;
+} batch = { .gen = 1 };
 
-static int udp_queued_cmp(const void *a, const void *b)
-{
-    const udp_queued_t *x = a, *y = b;
-    if (x->fd != y->fd)
-        return x->fd < y->fd ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* n messages for one connected socket: one sendmmsg (again after a message the kernel
- * refused, as separate sends would go on; a full buffer drops the rest) */
-static void udp_send_run(const udp_queued_t *q, int n)
+/* one socket's queue from message i on: one sendmmsg per 64 (again after a message the
+ * kernel refused, as separate sends would go on; a full buffer drops the rest) */
+static void udp_send_chain(int i)
 {
     struct mmsghdr m[64];
     struct iovec iov[64];
-    int i = 0;
-    while (i < n) {
-        int k = n - i < 64 ? n - i : 64;
-        memset(m, 0, sizeof m[0] * (size_t)k);
-        for (int j = 0; j < k; j++) {
-            iov[j].iov_base = batch.buf + q[i + j].off;
-            iov[j].iov_len = q[i + j].len;
-            m[j].msg_hdr.msg_iov = &iov[j];
-            m[j].msg_hdr.msg_iovlen = 1;
+    int fd = batch.q[i].fd;
+    while (i >= 0) {
+        int k = 0;
+        for (int j = i; j >= 0 && k < 64; j = batch.q[j].next, k++) {
+            iov[k].iov_base = batch.buf + batch.q[j].off;
+            iov[k].iov_len = batch.q[j].len;
+            memset(&m[k], 0, sizeof m[k]);
+            m[k].msg_hdr.msg_iov = &iov[k];
+            m[k].msg_hdr.msg_iovlen = 1;
         }
-        int sent = sendmmsg(q[i].fd, m, (unsigned)k, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (sent > 0)
-            i += sent;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS || errno == EBADF)
+        int sent = sendmmsg(fd, m, (unsigned)k, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (sent <= 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS
+                          || errno == EBADF))
             return;
-        else
-            i++; /* ECONNREFUSED after the client went away: that one is dropped */
+        for (int skip = sent > 0 ? sent : 1; skip > 0 && i >= 0; skip--)
+            i = batch.q[i].next; /* sent, or (ECONNREFUSED) that one dropped */
     }
 }
 
@@ -71,15 +66,13 @@ void ngw_udp_batch_begin(void)
 
 void ngw_udp_batch_flush(void)
 {
-    if (batch.n > 1)
-        qsort(batch.q, (size_t)batch.n, sizeof batch.q[0], udp_queued_cmp);
-    for (int i = 0, j; i < batch.n; i = j) {
-        for (j = i + 1; j < batch.n && batch.q[j].fd == batch.q[i].fd; j++)
-            ;
-        udp_send_run(&batch.q[i], j - i);
-    }
+    for (int k = 0; k < batch.nfd; k++)
+        udp_send_chain(batch.byfd[batch.fds[k]].head);
     batch.n = 0;
+    batch.nfd = 0;
     batch.used = 0;
+    if (++batch.gen == 0)
+        batch.gen = 1;
 }
 
 void ngw_udp_batch_end(void)
@@ -91,24 +84,28 @@ void ngw_udp_batch_end(void)
 /* one datagram now, or into the open batch */
 static void udp_out(int fd, const void *data, size_t n)
 {
-    if (!batch.on) {
+    if (!batch.on || fd >= UDP_BATCH_FDS || n > UDP_BATCH_BYTES) {
         (void)net_udp_send(fd, data, n);
         return;
     }
     if (batch.n == UDP_BATCH_MSGS || batch.used + n > UDP_BATCH_BYTES)
         ngw_udp_batch_flush();
-    if (n > UDP_BATCH_BYTES) {
-        (void)net_udp_send(fd, data, n);
-        return;
-    }
-    udp_queued_t *q = &batch.q[batch.n];
+    int i = batch.n++;
+    udp_queued_t *q = &batch.q[i];
     q->fd = fd;
-    q->seq = (uint32_t)batch.n;
+    q->next = -1;
     q->off = (uint32_t)batch.used;
     q->len = (uint32_t)n;
     memcpy(batch.buf + batch.used, data, n);
     batch.used += n;
-    batch.n++;
+    if (batch.byfd[fd].gen != batch.gen) {
+        batch.byfd[fd].gen = batch.gen;
+        batch.byfd[fd].head = i;
+        batch.fds[batch.nfd++] = fd;
+    } else {
+        batch.q[batch.byfd[fd].tail].next = i;
+    }
+    batch.byfd[fd].tail = i;
 }
 
 void ngw_udp_send_raw(int fd, const void *data, size_t n)

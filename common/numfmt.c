@@ -192,8 +192,14 @@ int numfmt_g6(char *out, double v)
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     int neg = (int)(bits >> 63);
+    if (v == 0.0) { /* common (no motion, no change): "0", "-0" */
+        out[0] = '-';
+        out[neg] = '0';
+        out[neg + 1] = '\0';
+        return neg + 1;
+    }
     double a = neg ? -v : v;
-    if (a == 0.0 || a != a || a > 1.7976931348623157e308)
+    if (a != a || a > 1.7976931348623157e308)
         return numfmt_special(out, v, neg);
     uint32_t d;
     int x;

@@ -66,7 +66,7 @@ clock_case() {
         echo "  sim: snapshot publish times"
         grep -E "mean period|deviation|drift" "$work/clock.log" | sed 's/^/  /'
     fi
-    grep -E "^  cpu" "$work/players.log"
+    grep -E "^  (cpu|client)" "$work/players.log"
     sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
 }
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # bench-profile.sh BINDIR [CYCLES] -- where a synch-mode cycle's time goes, counted
-# reproducibly: the 22-player case of bench-synch.sh with every gateway (or the sim too:
-# PROFILE_SIM=1) run under valgrind --tool=callgrind. The counters are zeroed when the
-# players' window starts and dumped when it ends; the report gives each process's
-# instructions per cycle (total / calls of its per-cycle function) and its top functions.
+# reproducibly: the 22-player case of bench-synch.sh with every gateway run under
+# valgrind --tool=callgrind. The counters are zeroed when the players' window starts and
+# dumped when it ends; the report gives each process's instructions per cycle (the
+# total over the window's cycles) and its top functions (TOP=15).
 # STRACE=1 instead counts each process's system calls per cycle (strace -c -f);
 # MONITORS=N attaches N text v5 monitors (rcss-benchmon).
 # Not part of `make bench` (valgrind runs the processes ~50x slower); used to compare

@@ -20,7 +20,7 @@ from=20
 to=$((from + cycles))
 works=()
 trap 'bench_stop; rm -rf "${works[@]}"' EXIT
-declare -A RATE MEM
+declare -A RATE MEM LOG FRAMES
 
 # run_case KIND LABEL NMON NVIEW [server::x=y ...]: one server, its load, its figures
 # (game cycles $from..$to; logs off unless LOGS=1)
@@ -66,9 +66,11 @@ run_case() {
         tail -5 "$work/server.log" "$work/players.log" | sed 's/^/   /'
         return
     fi
-    grep -E "^  (cycles|cpu)" "$work/players.log"
+    grep -E "^  (cycles|cpu|client)" "$work/players.log"
     [ -n "$mon" ] && sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
     RATE[$label]=$(sed -n 's/.* \([0-9.]*\) cycles\/s.*/\1/p' "$work/players.log")
+    LOG[$label]=$work
+    [ -n "$mon" ] && FRAMES[$label]=$(sed -n 's/.*per monitor of \([0-9]*\), fewest \([0-9]*\).*/\2 of \1/p' "$work/mon.log")
     case $label in *"full match"*)
         MEM[$kind]=$(awk '/^  cpu/ && !/server total/ { for (i = 1; i <= NF; i++) {
                 if ($i == "rss") r += $(i + 1); if ($i == "pss") p += $(i + 1) } }
@@ -127,5 +129,26 @@ if [ -n "${MEM[ours]:-}" ]; then
         awk -v a="${MEM[ours]}" -v b="${MEM[ref]}" 'BEGIN { split(a, x, " "); split(b, y, " ");
             printf "  ratio        RSS %.2fx  PSS %.2fx\n", x[1] / y[1], x[2] / y[2] }'
     fi
+fi
+# the figures issue 14 asks for, with its targets in brackets
+cpu_of() { # cpu_of LABEL PROCESS: ms per cycle
+    [ -n "${LOG[$1]:-}" ] && awk -v p="$2" '$1 == "cpu" && $2 == p { print $3 }' "${LOG[$1]}/players.log"
+}
+echo "== summary [the targets of issue 14]"
+ng=$(cpu_of "this server, 0 monitors" netgw.0)
+[ -n "$ng" ] && echo "  netgw CPU per cycle, 22 players: $ng ms [<= 0.25]"
+r0=${RATE["reference, 0 monitors"]:-}
+[ -n "$base" ] && [ -n "$r0" ] &&
+    awk -v a="$base" -v b="$r0" 'BEGIN { printf "  synch throughput: %.1f cycles/s, the reference %.1f: %.2fx [>= 2.5x]\n", a, b, a / b }'
+for n in $MONITORS; do
+    [ "$n" = 0 ] && continue
+    ours=${RATE["this server, $n monitors"]:-}
+    [ -n "$ours" ] && [ -n "$base" ] &&
+        awk -v a="$ours" -v b="$base" -v n="$n" -v f="${FRAMES["this server, $n monitors"]:-?}" \
+            'BEGIN { printf "  %d monitors: throughput %+.1f%%, fewest frames a monitor got %s [< 5%% at 1000, every frame]\n", n, (a / b - 1) * 100, f }'
+done
+if [ -n "${MEM[ours]:-}" ] && [ -n "${MEM[ref]:-}" ]; then
+    awk -v a="${MEM[ours]}" -v b="${MEM[ref]}" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        printf "  full match memory: RSS summed %.2fx the reference, PSS summed %.2fx [<= 2x]\n", x[1] / y[1], x[2] / y[2] }'
 fi
 bench_machine

@@ -2,9 +2,10 @@
 #   make            build every program into $(BUILD)/bin
 #   make test       install missing Debian packages, then unit + e2e tests, normal and sanitizer builds
 #   make run        install missing packages, build, start a server with a demo match
-#                   (SYNCH=1: synch mode; PORT=6000)
+#                   (SYNCH=1: synch mode; PORT=6000, HTTP_PORT=PORT+80, LOG_DIR=logs)
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
+#   make fuzz-long  10 million executions of each fuzz target (nightly; FUZZ_RUNS)
 #   make install    PREFIX=/usr/local DESTDIR=
 # Variables: BUILD=dir (default build), SAN=1 (ASan+UBSan), CC.
 
@@ -55,13 +56,26 @@ DEMO_SRC := $(filter-out scripts/demoteam/dt_main.c, $(wildcard scripts/demoteam
 LIBDEMO  := $(BUILD)/lib/libdemoteam.a
 TOOLS    += $(if $(DEMO_SRC),$(BUILD)/bin/rcss-demoteam)
 
+# the 3D server (issue 15): sim/3d, netgw/3d (agents), monitorgw/3d (monitors, log
+# player); its rules are in the 3D block below
+SIM3D_SRC  := $(filter-out sim/3d/s3d_main.c, $(wildcard sim/3d/*.c))
+AGW3D_SRC  := $(filter-out netgw/3d/agw3d_main.c, $(wildcard netgw/3d/*.c))
+MGW3D_SRC  := $(filter-out monitorgw/3d/mgw3d_main.c monitorgw/3d/mgw3d_replay_main.c, \
+                $(wildcard monitorgw/3d/*.c))
+LIBSIM3D   := $(BUILD)/lib/libsim3d.a
+LIBAGW3D   := $(BUILD)/lib/libagw3d.a
+LIBMGW3D   := $(BUILD)/lib/libmgw3d.a
+PROGS3D    := $(BUILD)/bin/rcssserver3d $(BUILD)/bin/rcss3d-agentgw \
+              $(BUILD)/bin/rcss3d-monitorgw $(BUILD)/bin/rcss3d-logplayer
+PROGS      += $(PROGS3D)
+
 # unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
 UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
 UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUILD)/test/unit_$(d)))
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
+.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -154,7 +168,7 @@ conf-check: all
 	@scripts/check-units.sh $(BUILD)/bin
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j2 all
 	SYNCH='$(SYNCH)' PORT='$(PORT)' scripts/demo.sh $(BUILD)/bin
 
 # REF=path/to/rcssserver: the same loads against that server, and the ratios
@@ -174,6 +188,15 @@ endif
 
 fuzz: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-run
+
+# nightly style, not in CI: FUZZ_RUNS executions of every target, the figures in
+# $(BUILD)-fuzz/fuzz-long.md (docs/fuzzing.md holds the last run's)
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps
+	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-long-run
+
+fuzz-long-run: $(FUZZ_BINS)
+	scripts/fuzz-long.sh $(BUILD) $(FUZZ_RUNS) $(BUILD)/fuzz-long.md
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/test/fuzz/%.o $(LIBNETGW) $(LIBMGW) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -199,6 +222,34 @@ install: all
 	  sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' $$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
 	done
+
+# ---- the 3D server ---------------------------------------------------------------------
+.PHONY: run3d
+$(LIBSIM3D): $(call obj,$(SIM3D_SRC))
+$(LIBAGW3D): $(call obj,$(AGW3D_SRC))
+$(LIBMGW3D): $(call obj,$(MGW3D_SRC))
+# the browser view's page is assembled into mgw3d_page.o (.incbin)
+$(BUILD)/obj/monitorgw/3d/mgw3d_page.o: monitorgw/3d/mgw3d_page.html
+$(BUILD)/bin/rcssserver3d: $(call obj,sim/3d/s3d_main.c) $(LIBSIM3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-agentgw: $(call obj,netgw/3d/agw3d_main.c) $(LIBAGW3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-monitorgw: $(call obj,monitorgw/3d/mgw3d_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss3d-logplayer: $(call obj,monitorgw/3d/mgw3d_replay_main.c) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+# the 3D unit tests (test/3d) link the three 3D libraries
+$(BUILD)/obj/test/3d/%.o: CFLAGS += -Isim/3d -Inetgw/3d -Imonitorgw/3d
+$(BUILD)/test/unit_3d: $(call obj,$(wildcard test/3d/*.c)) $(LIBSIM3D) $(LIBAGW3D) $(LIBMGW3D) \
+                       $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+# fuzz targets of the 3D parsers (test/fuzz/fuzz_3d_*.c) link the 3D gateway libraries
+$(BUILD)/obj/test/fuzz/fuzz_3d_%.o: CFLAGS += -Inetgw/3d -Imonitorgw/3d
+$(BUILD)/fuzz/fuzz_3d_%: $(BUILD)/obj/test/fuzz/fuzz_3d_%.o $(LIBAGW3D) $(LIBMGW3D) $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+# the 3D server with two teams of sample agents it starts itself (pipe mode);
+# extra server arguments: RUN3D_ARGS="soccer::RuleHalfTime=60 ..."
+run3d: deps
+	$(MAKE) all
+	scripts/run3d.sh $(BUILD)/bin
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-fuzz

@@ -40,6 +40,7 @@ typedef struct pctx {
     size_t      errlen;
     char       *warn;
     size_t      warnlen;
+    const conf_sink_t *sink;           /* another parameter table (NULL: conf_t c) */
 } pctx_t;
 
 /* ---- messages ------------------------------------------------------------------------ */
@@ -369,6 +370,8 @@ static void write_usage(char *buf, size_t len)
              "  help                 this text\n"
              "  module::help         every parameter of a module, type and value\n"
              "  include=FILE         read a configuration file\n"
+             "  --config FILE        read FILE instead of the default files (rcssserver)\n"
+             "  --print-config       print the effective configuration and exit (rcssserver)\n"
              "files: $RCSS_CONF_DIR (default ~/.rcssserver)/server.conf and player.conf\n");
 }
 
@@ -491,25 +494,52 @@ static int do_assign(const pctx_t *p, const char *module, const char *name,
     return 0;
 }
 
+/* help, --help, -h: the table's usage text. Returns 1. */
+static int item_usage(const pctx_t *p)
+{
+    if (p->sink && p->sink->help) {
+        if (p->err && p->errlen)
+            p->sink->help(p->sink->ctx, NULL, p->err, p->errlen);
+        return 1;
+    }
+    write_usage(p->err, p->errlen);
+    return 1;
+}
+
+/* module::help for a sink: 1 with the listing, or -1 for an unknown module. */
+static int sink_help(const pctx_t *p, const char *module, int line)
+{
+    if (!p->sink->help || p->sink->help(p->sink->ctx, module, p->err, p->errlen) != 0)
+        return perr(p, line, "unknown module '%s'", module);
+    return 1;
+}
+
+/* module::name = value for a sink: its message, prefixed with origin and line. */
+static int sink_assign(const pctx_t *p, const char *module, const char *name,
+                       const char *value, int quoted, int line)
+{
+    char msg[CONF_ERR_LEN];
+    msg[0] = '\0';
+    if (p->sink->assign(p->sink->ctx, module, name, value, quoted, msg, sizeof msg) == 0)
+        return 0;
+    return perr(p, line, "%s", msg[0] ? msg : "bad value");
+}
+
 /* One item starting with the word in lx->tok. Returns 0, 1 (help) or -1. */
 static int parse_item(const pctx_t *p, lexer_t *lx)
 {
     int line = lx->tok_line;
     char name[CONF_TOK_LEN];
     const char *t = lx->tok;
-    if (strcmp(t, "-h") == 0) {
-        write_usage(p->err, p->errlen);
-        return 1;
-    }
+    if (strcmp(t, "-h") == 0)
+        return item_usage(p);
     if (t[0] == '-')
         t += t[1] == '-' ? 2 : 1;
     snprintf(name, sizeof name, "%s", t);
     if (!name[0] || name[0] == '-')
         return perr(p, line, "unexpected '%s'", lx->tok);
-    if (strcmp(name, "help") == 0) {
-        write_usage(p->err, p->errlen);
-        return 1;
-    }
+    if (strcmp(name, "help") == 0)
+        return item_usage(p);
     char *sep = strstr(name, "::");
     const char *module = NULL, *pname = name;
     if (sep) {
@@ -517,6 +547,8 @@ static int parse_item(const pctx_t *p, lexer_t *lx)
         module = name;
         pname = sep + 2;
         if (strcmp(pname, "help") == 0) {
+            if (p->sink)
+                return sink_help(p, module, line);
             if (!module_known(module))
                 return perr(p, line, "unknown module '%s'", module);
             conf_write_help(p->c, module, p->err, p->errlen);
@@ -536,6 +568,8 @@ static int parse_item(const pctx_t *p, lexer_t *lx)
                     module ? "::" : "", pname);
     if (!module)
         return do_include(p, lx->tok, line);
+    if (p->sink)
+        return sink_assign(p, module, pname, lx->tok, k == TK_STR, line);
     return do_assign(p, module, pname, lx->tok, k == TK_STR, line);
 }
 
@@ -588,7 +622,7 @@ void conf_defaults(conf_t *c)
 int conf_parse_text(conf_t *c, const char *text, const char *origin, const char *base_dir,
                     char *err, size_t errlen, char *warn, size_t warnlen)
 {
-    pctx_t p = { c, origin, 1, base_dir, 0, err, errlen, warn, warnlen };
+    pctx_t p = { c, origin, 1, base_dir, 0, err, errlen, warn, warnlen, NULL };
     if (origin && strcmp(origin, "command line") == 0)
         p.show_line = 0;
     if (err && errlen)
@@ -598,7 +632,7 @@ int conf_parse_text(conf_t *c, const char *text, const char *origin, const char 
 
 int conf_parse_file(conf_t *c, const char *path, int optional, char *err, size_t errlen)
 {
-    pctx_t p = { c, path, 1, NULL, 0, err, errlen, NULL, 0 };
+    pctx_t p = { c, path, 1, NULL, 0, err, errlen, NULL, 0, NULL };
     if (err && errlen)
         err[0] = '\0';
     if (!path || !*path)
@@ -657,6 +691,11 @@ int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen)
                 return -1;
         }
     }
+    return conf_parse_args(c, argc, argv, err, errlen);
+}
+
+int conf_parse_args(conf_t *c, int argc, char **argv, char *err, size_t errlen)
+{
     if (argc < 2 || !argv)
         return 0;
     char *line = join_args(argc, argv);
@@ -672,7 +711,7 @@ int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen)
 int conf_set(conf_t *c, const char *module, const char *name, const char *value,
              char *err, size_t errlen)
 {
-    pctx_t p = { c, NULL, 0, NULL, 0, err, errlen, NULL, 0 };
+    pctx_t p = { c, NULL, 0, NULL, 0, err, errlen, NULL, 0, NULL };
     if (!module || !name || !value)
         return perr(&p, 0, "missing module, name or value");
     size_t n = strlen(value);
@@ -732,4 +771,43 @@ int conf_format_value(const conf_t *c, param_id_t id, int json, char *buf, size_
         return snprintf(buf, len, "\"%s\"", c->str[id]);
     }
     return 0;
+}
+
+/* ---- other parameter tables (conf.h conf_sink_t) -------------------------------------- */
+
+int conf_value_kind(const char *text, int quoted, double *num)
+{
+    double v = 0;
+    val_kind_t k = quoted ? VAL_STR : classify(text, &v);
+    if (num)
+        *num = v;
+    return k == VAL_BOOL ? CONF_VAL_BOOL : k == VAL_INT ? CONF_VAL_INT
+         : k == VAL_REAL ? CONF_VAL_REAL : CONF_VAL_STR;
+}
+
+int conf_sink_parse_text(const conf_sink_t *sink, const char *text, const char *origin,
+                         const char *base_dir, char *err, size_t errlen)
+{
+    pctx_t p = { NULL, origin, 1, base_dir, 0, err, errlen, NULL, 0, sink };
+    if (origin && strcmp(origin, "command line") == 0)
+        p.show_line = 0;
+    if (err && errlen)
+        err[0] = '\0';
+    return parse_text(&p, text);
+}
+
+int conf_sink_parse_file(const conf_sink_t *sink, const char *path, int optional,
+                         char *err, size_t errlen)
+{
+    pctx_t p = { NULL, path, 1, NULL, 0, err, errlen, NULL, 0, sink };
+    if (err && errlen)
+        err[0] = '\0';
+    if (!path || !*path)
+        return perr(&p, 0, "no file name");
+    return parse_file_at(&p, path, optional, 0);
+}
+
+char *conf_join_args(int argc, char **argv)
+{
+    return join_args(argc, argv);
 }

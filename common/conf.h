@@ -38,6 +38,10 @@ int conf_parse_file(conf_t *c, const char *path, int optional, char *err, size_t
  * Returns 0; 1 if help was asked (usage text in err); -1 on error. */
 int conf_load(conf_t *c, int argc, char **argv, char *err, size_t errlen);
 
+/* argv[1..] joined with spaces (arguments holding blanks single-quoted) and parsed as
+ * the command line: 0, 1 (help; text in err) or -1. The last step of conf_load. */
+int conf_parse_args(conf_t *c, int argc, char **argv, char *err, size_t errlen);
+
 /* Set one parameter from text, with the same coercions as the parser. */
 int conf_set(conf_t *c, const char *module, const char *name, const char *value,
              char *err, size_t errlen);
@@ -55,5 +59,29 @@ int conf_format_value(const conf_t *c, param_id_t id, int json, char *buf, size_
 
 /* "server::help"-style listing of every parameter with type and value. */
 void conf_write_help(const conf_t *c, const char *module, char *buf, size_t len);
+
+/* ---- other parameter tables ----------------------------------------------------------
+ * The same grammar (module::name = value, includes, comments, -/-- prefixes) for a
+ * parameter table that is not params.def (the 3D server's, common/conf3d.c). Every
+ * assignment goes to sink->assign, which returns 0, or -1 with the reason in msg (the
+ * parser prefixes origin and line). help/-h call help(ctx, NULL, ...) and return 1;
+ * module::help calls help(ctx, module, ...), which returns 0, or -1 for an unknown module. */
+typedef struct conf_sink {
+    int  (*assign)(void *ctx, const char *module, const char *name, const char *value,
+                   int quoted, char *msg, size_t msglen);
+    int  (*help)(void *ctx, const char *module, char *buf, size_t len);
+    void  *ctx;
+} conf_sink_t;
+
+enum { CONF_VAL_BOOL, CONF_VAL_INT, CONF_VAL_REAL, CONF_VAL_STR };
+/* What an unquoted word is as a value (on/off/true/false, int, real, else a string;
+ * quoted: always a string), with its number in *num. */
+int conf_value_kind(const char *text, int quoted, double *num);
+int conf_sink_parse_text(const conf_sink_t *sink, const char *text, const char *origin,
+                         const char *base_dir, char *err, size_t errlen);
+int conf_sink_parse_file(const conf_sink_t *sink, const char *path, int optional,
+                         char *err, size_t errlen);
+/* argv[1..] joined with spaces as conf_load does (malloc'd; NULL if out of memory). */
+char *conf_join_args(int argc, char **argv);
 
 #endif

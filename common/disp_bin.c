@@ -307,6 +307,173 @@ size_t disp_bin_player_type(const disp_ptype_t *t, uint8_t *out)
     return DISP_PLAYER_TYPE_SIZE;
 }
 
+/* ---- reading back (game-log readers, tests) ------------------------------------------ */
+static int16_t get16(const uint8_t *p)
+{
+    return disp_get16(p);
+}
+
+static double get32s(const uint8_t *p, double k)
+{
+    return disp_get32(p) / k;
+}
+
+static void get_team(const uint8_t *p, char *name, int *score)
+{
+    memset(name, 0, DISP_NAME_LEN);
+    memcpy(name, p, strnlen((const char *)p, 16));
+    *score = get16(p + 16);
+}
+
+void disp_bin_read_teams(const uint8_t *in, disp_show_t *s)
+{
+    get_team(in, s->team[0], &s->score[0]);
+    get_team(in + DISP_TEAM_SIZE, s->team[1], &s->score[1]);
+}
+
+/* side and unum of player slot i: left 1..11, then right 1..11 */
+static void slot(disp_player_t *p, int i)
+{
+    p->side = i < DISP_PLAYERS / 2 ? 1 : -1;
+    p->unum = i % (DISP_PLAYERS / 2) + 1;
+}
+
+void disp_bin_read_showinfo(const uint8_t *in, disp_show_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->pmode = in[0];
+    disp_bin_read_teams(in + 2, s);
+    const uint8_t *pos = in + 38;
+    s->bx = get16(pos + 8) / DISP_SCALE;
+    s->by = get16(pos + 10) / DISP_SCALE;
+    for (int i = 0; i < DISP_PLAYERS; i++) {
+        const uint8_t *q = pos + 12 * (i + 1);
+        disp_player_t *p = &s->player[i];
+        slot(p, i);
+        p->state = (uint16_t)get16(q);
+        p->enabled = p->state != 0;
+        p->body = get16(q + 6) * M_PI / 180.0;
+        p->x = get16(q + 8) / DISP_SCALE;
+        p->y = get16(q + 10) / DISP_SCALE;
+    }
+    s->time = get16(in + 314);
+}
+
+static void get_ball(const uint8_t *p, disp_show_t *s)
+{
+    s->bx = get32s(p, DISP_SCALE2);
+    s->by = get32s(p + 4, DISP_SCALE2);
+    s->bvx = get32s(p + 8, DISP_SCALE2);
+    s->bvy = get32s(p + 12, DISP_SCALE2);
+}
+
+/* player_t, the inverse of put_player */
+static void get_player(const uint8_t *q, disp_player_t *p)
+{
+    p->state = (uint16_t)get16(q);
+    p->enabled = p->state != 0;
+    p->type = get16(q + 2);
+    p->x = get32s(q + 4, DISP_SCALE2);
+    p->y = get32s(q + 8, DISP_SCALE2);
+    p->vx = get32s(q + 12, DISP_SCALE2);
+    p->vy = get32s(q + 16, DISP_SCALE2);
+    p->body = get32s(q + 20, DISP_SCALE2);
+    p->neck = get32s(q + 24, DISP_SCALE2);
+    p->view_width = rint(get32s(q + 28, DISP_SCALE2) * 180.0 / M_PI * 1000.0) / 1000.0;
+    p->view_high = get16(q + 32) != 0;
+    p->stamina = get32s(q + 36, DISP_SCALE2);
+    p->effort = get32s(q + 40, DISP_SCALE2);
+    p->recovery = get32s(q + 44, DISP_SCALE2);
+    static const int order[8] = { DISP_CNT_KICK, DISP_CNT_DASH, DISP_CNT_TURN, DISP_CNT_SAY,
+                                  DISP_CNT_TURN_NECK, DISP_CNT_CATCH, DISP_CNT_MOVE,
+                                  DISP_CNT_CHANGE_VIEW };
+    for (int k = 0; k < 8; k++)
+        p->count[order[k]] = (uint16_t)get16(q + 48 + 2 * k);
+}
+
+void disp_bin_read_showinfo2(const uint8_t *in, disp_show_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->pmode = in[0];
+    disp_bin_read_teams(in + 2, s);
+    get_ball(in + 40, s);
+    for (int i = 0; i < DISP_PLAYERS; i++) {
+        slot(&s->player[i], i);
+        get_player(in + 56 + 64 * i, &s->player[i]);
+    }
+    s->time = get16(in + 1464);
+}
+
+void disp_bin_read_short_showinfo2(const uint8_t *in, disp_show_t *s)
+{
+    int pmode = s->pmode, score[2] = { s->score[0], s->score[1] };
+    char team[2][DISP_NAME_LEN];
+    memcpy(team, s->team, sizeof team);
+    memset(s, 0, sizeof *s);
+    s->pmode = pmode;   /* the play mode and teams of the log's own chunks stay */
+    memcpy(s->team, team, sizeof team);
+    s->score[0] = score[0];
+    s->score[1] = score[1];
+    get_ball(in, s);
+    for (int i = 0; i < DISP_PLAYERS; i++) {
+        slot(&s->player[i], i);
+        get_player(in + 16 + 64 * i, &s->player[i]);
+    }
+    s->time = get16(in + 1424);
+}
+
+int disp_bin_read_msginfo(const uint8_t *in, char *text, size_t len)
+{
+    size_t n = strnlen((const char *)in + 2, DISP_MSG_TEXT_MAX);
+    if (len == 0)
+        return get16(in);
+    if (n >= len)
+        n = len - 1;
+    memcpy(text, in + 2, n);
+    text[n] = '\0';
+    return get16(in);
+}
+
+/* set parameter id to v on c, rounded for an integer parameter */
+static void set_param(conf_t *c, int id, double v)
+{
+    if (param_defs[id].type == PARAM_INT || param_defs[id].type == PARAM_BOOL)
+        v = rint(v);
+    if (param_defs[id].type == PARAM_BOOL)
+        v = v != 0.0;
+    c->num[id] = v;
+}
+
+void disp_bin_read_server_params(const uint8_t *in, conf_t *c)
+{
+    for (size_t i = 0; i < sizeof server_fields / sizeof server_fields[0]; i++) {
+        const bin_field_t *f = &server_fields[i];
+        if (f->kind == F_REAL)
+            set_param(c, f->id, get32s(in + f->off, DISP_SCALE2));
+        else if (f->kind == F_SHORT)
+            set_param(c, f->id, get16(in + f->off));
+    }
+}
+
+void disp_bin_read_player_params(const uint8_t *in, conf_t *c)
+{
+    set_param(c, PP_player_types, get16(in));
+    set_param(c, PP_subs_max, get16(in + 2));
+    set_param(c, PP_pt_max, get16(in + 4));
+    for (size_t i = 0; i < sizeof player_reals / sizeof player_reals[0]; i++)
+        set_param(c, player_reals[i].id, get32s(in + player_reals[i].off, DISP_SCALE2));
+    set_param(c, PP_random_seed, disp_get32(in + 72));
+    set_param(c, PP_allow_mult_default_type, get16(in + 112));
+}
+
+void disp_bin_read_player_type(const uint8_t *in, disp_ptype_t *t)
+{
+    memset(t, 0, sizeof *t);
+    t->id = get16(in);
+    for (int i = 0; i < DISP_PTYPE_BIN_FIELDS; i++)
+        t->v[i] = get32s(in + 4 + 4 * i, DISP_SCALE2);
+}
+
 /* ---- datagrams --------------------------------------------------------------------- */
 size_t disp_bin_v1(int mode, const uint8_t *body, size_t len, uint8_t *out)
 {

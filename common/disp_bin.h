@@ -39,6 +39,25 @@ size_t disp_bin_player_type(const disp_ptype_t *t, uint8_t *out);
 size_t disp_bin_v1(int mode, const uint8_t *body, size_t len, uint8_t *out);
 size_t disp_bin_v2(int mode, const uint8_t *body, size_t len, uint8_t *out);
 
+/* Reading back (game-log readers, tests): the inverses of the writers above, from
+ * exactly the struct's size of bytes. Values come back at the struct's precision: v1
+ * positions in 1/16 m and integer degrees, v2/v3 reals in 1/65536, state flags in 16 bits
+ * (enabled = state != 0), view width in degrees; side and unum from the slot. */
+void disp_bin_read_showinfo(const uint8_t *in, disp_show_t *s);
+void disp_bin_read_showinfo2(const uint8_t *in, disp_show_t *s);
+/* ball, players and time; s's play mode, team names and scores are kept (log v3 gives
+ * them in PM_MODE and TEAM_MODE chunks) */
+void disp_bin_read_short_showinfo2(const uint8_t *in, disp_show_t *s);
+/* two team_t: names and scores into s */
+void disp_bin_read_teams(const uint8_t *in, disp_show_t *s);
+/* msginfo_t: returns the board, the text (up to its NUL or 2048 chars) into text */
+int  disp_bin_read_msginfo(const uint8_t *in, char *text, size_t len);
+/* the parameters the structs carry, set on c (derived and constant fields skipped) */
+void disp_bin_read_server_params(const uint8_t *in, conf_t *c);
+void disp_bin_read_player_params(const uint8_t *in, conf_t *c);
+/* id and the 14 fields of player_type_t; the other fields 0 */
+void disp_bin_read_player_type(const uint8_t *in, disp_ptype_t *t);
+
 /* big-endian readers, for tests and tools */
 static inline int16_t disp_get16(const uint8_t *p)
 {

@@ -21,7 +21,7 @@ typedef struct logpath_team {
     int         score;
     int         pen_score; /* penalty goals */
     int         pen_taken; /* penalties taken */
-    int         pen_won;   /* 1 if it won the shoot-out */
+    int         pen_won;   /* 1 if it won the shoot-out's coin toss ("w") */
 } logpath_team_t;
 
 /* dir with a leading "~/" (or "~") replaced by $HOME and a trailing '/' added, into out.

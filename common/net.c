@@ -39,13 +39,14 @@ static int udp_resolve(const char *bind_address, int port, struct sockaddr_stora
 
 static int udp_socket(int family, char *err, size_t errlen)
 {
+    /* no SO_REUSEADDR: on Linux it lets any local user bind the same UDP port and
+     * receive what was meant for us. The gateways share the listening ports with
+     * SO_REUSEPORT only, which the kernel grants to sockets of one user. */
     int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         snprintf(err, errlen, "socket: %s", strerror(errno));
         return -1;
     }
-    int on = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     return fd;
 }
 
@@ -172,4 +173,12 @@ void net_addr_unpack(const uint8_t addr[16], int32_t family, uint16_t port,
         memcpy(&a4->sin_addr, addr, 4);
         a4->sin_port = htons(port);
     }
+}
+
+/* The address bind_address:port as a socket address ("" = all IPv4 interfaces); the
+ * resolution the UDP binds use, for the 3D server's TCP ports (net_tcp.c). */
+int net_addr_resolve(const char *bind_address, int port, struct sockaddr_storage *ss,
+                     socklen_t *sl, char *err, size_t errlen)
+{
+    return udp_resolve(bind_address, port, ss, sl, err, errlen);
 }

@@ -33,4 +33,8 @@ void net_addr_pack(const struct sockaddr_storage *a, uint8_t addr[16], int32_t *
 void net_addr_unpack(const uint8_t addr[16], int32_t family, uint16_t port,
                      struct sockaddr_storage *a);
 
+/* bind_address:port as a socket address ("" = all interfaces). 0 or -1 with err. */
+int  net_addr_resolve(const char *bind_address, int port, struct sockaddr_storage *ss,
+                      socklen_t *sl, char *err, size_t errlen);
+
 #endif

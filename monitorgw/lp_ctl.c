@@ -22,11 +22,25 @@ int lp_period_ms(const lp_play_t *p)
 
 void lp_status(const lp_play_t *p, const rcg_t *g, char *out, size_t len)
 {
-    int cycle = p->n > 0 ? g->frame[p->cur].snap.time : 0;
-    const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].snap.play_mode) : "";
+    int cycle = p->n > 0 ? g->frame[p->cur].show.time : 0;
+    const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].show.pmode) : "";
     snprintf(out, len, "cycle %d frame %d/%d %s %s x%g%s%s", cycle, p->n ? p->cur + 1 : 0, p->n,
              p->playing ? "playing" : "paused", p->dir > 0 ? "forward" : "backwards",
              p->speed, pm[0] ? " " : "", pm);
+}
+
+int lp_status_json(const lp_play_t *p, const rcg_t *g, int after_cmd, char *out, size_t len)
+{
+    int cycle = p->n > 0 ? g->frame[p->cur].show.time : 0;
+    const char *pm = p->n > 0 ? playmode_name(g->frame[p->cur].show.pmode) : "";
+    int n = snprintf(out, len, "{\"replay\":{\"cycle\":%d,\"frame\":%d,\"frames\":%d,"
+                     "\"playing\":%s,\"dir\":\"%s\",\"speed\":%g,\"mode\":\"%s\","
+                     "\"first\":%d,\"last\":%d,\"version\":%d,\"cmd\":%s}}",
+                     cycle, p->n ? p->cur + 1 : 0, p->n, p->playing ? "true" : "false",
+                     p->dir > 0 ? "forward" : "backwards", p->speed, pm,
+                     p->n ? g->frame[0].show.time : 0, p->n ? g->frame[p->n - 1].show.time : 0,
+                     g->version, after_cmd ? "true" : "false");
+    return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 /* move cur by k frames (clamped); LP_OUT_FRAME if it moved */

@@ -4,7 +4,9 @@
  * mgw_zlib.c    per-datagram zlib streams (pure)
  * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
  * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
- * mgw_http.c    the browser page and its server-sent-events stream (evhttp)
+ * mgw_http.c    the browser page of a live match (served by sse.c, shared with the
+ *               log player): parameters, operator commands
+ * mgw_status.c  the runner endpoints of that server: /status, /metrics, /match/events
  * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
@@ -20,7 +22,9 @@
 
 struct event_base;
 struct event;
-struct mgw_http;
+struct sse;
+struct mgw_status;
+struct evhttp;
 
 #define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
 #define MGW_POLL_MS        10     /* hand-over rings (also woken by netgw) and heartbeat */
@@ -31,6 +35,8 @@ struct mgw_http;
 #define MGW_TILES          256    /* team-graphic tiles per side: 32 x 8 */
 #define MGW_TILES_EARLY    32     /* tiles per cycle and monitor before kick-off */
 #define MGW_TILES_LATE     8      /* and after */
+#define MGW_FD_RESERVE     64     /* descriptors kept free of monitors and viewers (event
+                                     base, eventfd, logs, the http listener...) */
 
 static inline int mgw_vidx(int version) { return version < 0 ? 0 : version; }
 
@@ -42,9 +48,6 @@ void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
 /* The show frame of snapshot s for monitor protocol version (1..5, -1). Returns its
  * length (text and JSON include the NUL), -1 if buf is too small. */
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-/* The (show ...) line of text game logs 4-6 (monitor version log_version - 1, without
- * (pm ...) and (tm ...), spec 2.2). Returns its length without a NUL, -1 if too small. */
-int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
 /* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
 int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len);
@@ -124,6 +127,7 @@ typedef struct mgw_peer {
     int32_t        family;
     uint16_t       port;
     uint64_t       sent, skipped;  /* datagrams sent / dropped (socket buffer full) */
+    int64_t        last_recv_ns;   /* its dispinit or last datagram (idle monitors) */
     uint32_t       tiles[2][MGW_TILES / 32]; /* team-graphic tiles already sent */
     struct event  *ev;
     struct mgw    *g;
@@ -163,7 +167,7 @@ typedef struct mgw {
     int                 have_snap;
     int                 ntiles;     /* tiles received (both sides) */
     mgw_tile_t          tile[2][MGW_TILES];
-    struct mgw_http    *http;
+    struct sse         *http;
     char                out[MGW_FRAME_MAX];
     char               *fbuf[MGW_NVER];              /* fset buffers per version */
     char               *init_data[MGW_NVER];         /* init block per version, built once */
@@ -171,6 +175,10 @@ typedef struct mgw {
     int                 init_n[MGW_NVER];
     uint8_t            *zbuf[MGW_NVER][MGW_NLEVEL];  /* and compressed, allocated on use */
     uint64_t            frames;     /* show frames fanned out */
+    int                 reply_fd;   /* unconnected socket for refusals (opened at start, so
+                                       a refusal never needs a descriptor we lack) */
+    int                 full_said;  /* "no room for more monitors" logged (until room) */
+    struct mgw_status  *status;     /* runner endpoints (mgw_status.c), NULL without http */
 } mgw_t;
 
 int  mgw_init_buffers(mgw_t *g);
@@ -192,6 +200,15 @@ int  mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
 void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n);
 /* Close the monitors marked dead, after applying what they sent before going. */
 void mgw_peer_reap(mgw_t *g);
+/* While the table is full, publish the longest-silent monitor's last datagram time
+ * (montab.oldest_recv_ns) for netgw's refusals; 0 otherwise. */
+void mgw_peer_note_idle(mgw_t *g);
+/* Open the socket refusals are sent from (-1 on failure: refusals then use a
+ * temporary one). */
+void mgw_peer_open_reply(mgw_t *g);
+/* 1 if one more monitor or viewer fits in the descriptor limit (RLIMIT_NOFILE less
+ * MGW_FD_RESERVE); counts every monitor and browser viewer. */
+int  mgw_peer_fd_room(const mgw_t *g);
 /* the peer at an address, NULL if none */
 mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port);
 
@@ -213,12 +230,26 @@ void mgw_fanout_init(mgw_t *g, mgw_peer_t *p);
 void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text);
 
 /* ---- mgw_http.c ---- */
-/* Start the HTTP server on server::http_port (0: none). 0 or -1. */
+/* Start the HTTP server on server::http_port (0: none). 0, -1, or SHM_CONFLICT when
+ * the port is taken. */
 int  mgw_http_start(mgw_t *g);
 void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */
 void mgw_http_frame(mgw_t *g, const char *json, size_t len);
 int  mgw_http_viewers(const mgw_t *g);
+/* Frames viewers skipped (slow connections). */
+uint64_t mgw_http_skipped(const mgw_t *g);
+
+/* ---- mgw_status.c ---- */
+/* The http port to bind for server::http_port = port: -1 is any free port, or the one
+ * reported before (a restarted monitorgw takes the same port back). */
+int  mgw_status_port(mgw_t *g, int port);
+/* Report the port bound (the region's runner part: the ready line, /status). */
+void mgw_status_bound(mgw_t *g, int port);
+/* Register /status, /metrics and /match/events and start following the runner events. */
+int  mgw_status_start(mgw_t *g, struct evhttp *http);
+/* After evhttp_free. */
+void mgw_status_stop(mgw_t *g);
 /* The page (monitorgw/mgw_page.html, in the binary) */
 extern const char mgw_page_html[];
 

@@ -137,6 +137,8 @@ void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out)
     const sexp_t *w = root->child;
     if (sexp_is(w, "dispstart") && sexp_count(root) == 1)
         cmd_ctrl(out, SHM_CMD_START);
+    else if ((sexp_is(w, "dispreset") || sexp_is(w, "reset")) && sexp_count(root) == 1)
+        cmd_ctrl(out, SHM_CMD_RESET); /* this server's: the match back to its start */
     else if (sexp_is(w, "dispbye") && sexp_count(root) == 1)
         out->kind = MGW_CMD_BYE;
     else if (sexp_is(w, "dispinit"))

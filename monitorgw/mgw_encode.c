@@ -106,13 +106,6 @@ int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t le
     return with_nul(disp_text_show(d, version, 0, buf, len));
 }
 
-int mgw_encode_show_log(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
-{
-    static disp_show_t d;
-    mgw_show_from_snap(s, &d);
-    return disp_text_show(&d, version, DISP_TEXT_LOG, buf, len);
-}
-
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len)
 {
     static disp_show_t d;

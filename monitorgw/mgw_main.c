@@ -16,14 +16,19 @@
 #include "log.h"
 #include "mgw.h"
 
-static int parse_args(int argc, char **argv, const char **name)
+static int parse_args(int argc, char **argv, const char **name, uint64_t *instance)
 {
     *name = getenv("RCSS_SHM");
+    *instance = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
             *name = argv[++i];
-        else
+        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
+            if (shm_gateway_parse_instance(argv[++i], instance) < 0)
+                return -1;
+        } else {
             return -1;
+        }
     }
     return *name && (*name)[0] ? 0 : -1;
 }
@@ -138,6 +143,7 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     drain_requests(g);
     mgw_peer_reap(g);
+    mgw_peer_note_idle(g);
     if (!shm_gateway_sim_alive(g->r)) {
         log_info("the sim is gone; leaving");
         event_base_loopbreak(g->base);
@@ -181,13 +187,16 @@ static void raise_fd_limit(void)
     }
 }
 
-static int mgw_start(mgw_t *g, const char *name)
+/* 0, -1, or SHM_CONFLICT (another server's region, the http port taken) */
+static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     g->waker.fd = -1;
-    if (shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+    g->reply_fd = -1;
+    int rc = shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, instance, err, sizeof err);
+    if (rc < 0) {
         fprintf(stderr, "rcss-monitorgw: %s\n", err);
-        return -1;
+        return rc;
     }
     g->r = g->shm.r;
     g->self = &g->r->monitorgw;
@@ -199,6 +208,7 @@ static int mgw_start(mgw_t *g, const char *name)
         return -1;
     }
     raise_fd_limit();
+    mgw_peer_open_reply(g);
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
     g->base = event_base_new();
@@ -209,10 +219,13 @@ static int mgw_start(mgw_t *g, const char *name)
     if (shm_snap_read_latest(g->r, &g->snap) > 0)
         g->have_snap = 1;
     mgw_peer_takeover(g);
-    if (start_events(g) < 0 || mgw_http_start(g) < 0) {
+    if (start_events(g) < 0) {
         log_err("cannot set up the event loop");
         return -1;
     }
+    rc = mgw_http_start(g);
+    if (rc < 0)
+        return rc;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     return 0;
 }
@@ -230,25 +243,30 @@ static void mgw_stop(mgw_t *g)
     if (g->base)
         event_base_free(g->base);
     mgw_free_buffers(g);
+    if (g->reply_fd > 0)
+        close(g->reply_fd);
     if (g->self)
         atomic_store(&g->self->state, PROC_ST_EXITED);
-    if (g->shm.r)
-        shm_region_detach(&g->shm);
+    if (g->shm.r && shm_gateway_leave(&g->shm))
+        log_info("the sim was killed: removed its region");
 }
 
 int main(int argc, char **argv)
 {
     static mgw_t g; /* large: tiles, the event text */
     const char *name;
+    uint64_t instance;
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name) < 0) {
-        fprintf(stderr, "usage: rcss-monitorgw --shm NAME   (NAME also from $RCSS_SHM)\n");
-        return 2;
+    if (parse_args(argc, argv, &name, &instance) < 0) {
+        fprintf(stderr, "usage: rcss-monitorgw --shm NAME [--instance ID]   (NAME also "
+                "from $RCSS_SHM)\n");
+        return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-monitorgw", LOG_INFO);
-    if (mgw_start(&g, name) < 0) {
+    int rc = mgw_start(&g, name, instance);
+    if (rc < 0) {
         mgw_stop(&g);
-        return 1;
+        return rc == SHM_CONFLICT ? SHM_GW_EXIT_CONFLICT : 1;
     }
     event_base_dispatch(g.base);
     mgw_stop(&g);

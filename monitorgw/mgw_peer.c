@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
@@ -16,10 +17,33 @@
 #define PEER_READS_PER_EVENT 16
 #define PEER_RECV_MAX        8192
 
-/* an error to an address we keep no socket for: a temporary one */
+void mgw_peer_open_reply(mgw_t *g)
+{
+    char err[128];
+    g->reply_fd = net_udp_bind(conf_str(&g->conf, SP_bind_address), 0, 0, err, sizeof err);
+    if (g->reply_fd < 0)
+        log_warn("no socket for refusals: %s", err);
+}
+
+int mgw_peer_fd_room(const mgw_t *g)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    int viewers = mgw_http_viewers(g);
+    long used = (long)g->npeers + (viewers > 0 ? viewers : 0) + MGW_FD_RESERVE;
+    return used < (long)rl.rlim_cur;
+}
+
+/* an error to an address we keep no socket for: from the refusal socket (or a
+ * temporary one) */
 static void peer_reply_once(mgw_t *g, const struct sockaddr_storage *to, const char *text)
 {
     char err[128];
+    if (g->reply_fd > 0) { /* 0: never opened (a zeroed context) */
+        net_udp_sendto(g->reply_fd, to, text, strlen(text) + 1);
+        return;
+    }
     int fd = net_udp_bind(conf_str(&g->conf, SP_bind_address), 0, 0, err, sizeof err);
     if (fd < 0) {
         log_warn("cannot answer a monitor: %s", err);
@@ -67,6 +91,7 @@ static mgw_peer_t *peer_new(mgw_t *g)
     p->fd = -1;
     p->slot = -1;
     p->zlevel = -1;
+    p->last_recv_ns = shm_now_ns();
     p->idx = g->npeers;
     g->peers[g->npeers++] = p;
     return p;
@@ -232,6 +257,7 @@ void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n)
     mgw_cmd_t c;
     if (n == 0)
         return;
+    p->last_recv_ns = shm_now_ns();
     if (p->zlevel >= 0) { /* only zlib input now; anything else is dropped */
         int k = mgw_zlib_unpack(buf, n, plain, sizeof plain);
         if (k <= 0)
@@ -316,14 +342,48 @@ static mgw_peer_t *peer_add(mgw_t *g, const uint8_t addr[16], int32_t family, ui
     return p;
 }
 
+/* room for one more monitor: under server::max_monitors and the descriptor limit */
+static int peer_room(const mgw_t *g)
+{
+    int max = conf_int(&g->conf, SP_max_monitors);
+    return (max < 0 || g->npeers < max) && mgw_peer_fd_room(g);
+}
+
+/* The table is full: the monitor silent for longest makes room if it has been silent
+ * for more than server::monitor_idle_timeout seconds (monitors need not send anything
+ * after their dispinit, so a silent one is only replaced when room is needed).
+ * 1 if one was closed. */
+static int peer_evict_idle(mgw_t *g)
+{
+    int64_t tmo = (int64_t)conf_int(&g->conf, SP_monitor_idle_timeout) * 1000000000LL;
+    mgw_peer_t *old = NULL;
+    if (tmo <= 0)
+        return 0;
+    for (int i = 0; i < g->npeers; i++) {
+        if (!old || g->peers[i]->last_recv_ns < old->last_recv_ns)
+            old = g->peers[i];
+    }
+    if (!old || shm_now_ns() - old->last_recv_ns <= tmo)
+        return 0;
+    log_info("monitor at port %u silent for %lld s: replaced by a new monitor", old->port,
+             (long long)((shm_now_ns() - old->last_recv_ns) / 1000000000LL));
+    mgw_peer_close(g, old, 1);
+    return 1;
+}
+
 static void peer_register(mgw_t *g, const shm_monreq_sh_t *m, int version,
                           const struct sockaddr_storage *from)
 {
-    int max = conf_int(&g->conf, SP_max_monitors);
-    if (max >= 0 && g->npeers >= max) {
+    if (!peer_room(g) && !peer_evict_idle(g)) {
+        if (!g->full_said)
+            log_warn("no room for more monitors (%d served, server::max_monitors %d, "
+                     "descriptors %s): refusing new ones", g->npeers,
+                     conf_int(&g->conf, SP_max_monitors), mgw_peer_fd_room(g) ? "left" : "used up");
+        g->full_said = 1;
         peer_reply_once(g, from, "(error no_more_monitor)");
         return;
     }
+    g->full_said = 0;
     int slot = peer_take_slot(g);
     mgw_peer_t *p = peer_add(g, m->addr, m->family, m->port, version, slot, 0);
     if (!p) {
@@ -387,6 +447,19 @@ void mgw_peer_takeover(mgw_t *g)
         log_info("took monitor %u back on port %u", i, m->local_port);
     }
     atomic_store(&g->r->montab.count, (uint32_t)g->npeers);
+}
+
+void mgw_peer_note_idle(mgw_t *g)
+{
+    int max = conf_int(&g->conf, SP_max_monitors);
+    int64_t oldest = 0;
+    if (max >= 0 && g->npeers >= max && conf_int(&g->conf, SP_monitor_idle_timeout) > 0) {
+        for (int i = 0; i < g->npeers; i++) {
+            if (oldest == 0 || g->peers[i]->last_recv_ns < oldest)
+                oldest = g->peers[i]->last_recv_ns;
+        }
+    }
+    atomic_store(&g->r->montab.oldest_recv_ns, oldest);
 }
 
 void mgw_peer_reap(mgw_t *g)

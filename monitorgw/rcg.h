@@ -1,17 +1,28 @@
-/* rcg.h -- reading game logs back: rcss-logplayer and the round-trip tests. A log is
- * read whole (plain or gzip; zlib's gzread takes both, and gzip files of several members)
- * into frames: one shm_snapshot_sh_t per show, with the play mode, team names and
- * scores in force at that show, so the monitor encoders (mgw_encode_show) serve it as
- * they serve a live snapshot. The messages of the log are kept in file order, each
- * frame knowing which ones came before it. Versions read: 4, 5, 6 (text); the binary and
- * JSON versions are recognised and refused with a clear message for now.
- * Malformed or truncated lines are skipped and counted, never fatal. */
+/* rcg.h -- reading game logs back: rcss-logplayer and the round-trip tests. A log of any
+ * version (spec monitor-log-coach.md 2.1, 2.2), plain or gzip (zlib's gzread takes both,
+ * and gzip files of several members), is read whole into
+ *   - frames: one disp_show_t per show, with the play mode, team names, scores and
+ *     penalties in force at that show (from the show itself or from the log's play-mode
+ *     and team items), so the monitor encoders serve it as they serve a live cycle;
+ *   - messages in file order, each frame knowing which ones came before it;
+ *   - the parameters and player types the log gives (v3 and later), over the defaults.
+ *   rcg_read.c  files, version detection, frames and messages (this header's builder)
+ *   rcg_text.c  versions 4-6: one item per line
+ *   rcg_show.c  a (show ...) line of a text log or a v3-v5 monitor
+ *   rcg_bin.c   versions 1-3: binary structs (common/disp_bin.c reads them)
+ *   rcg_json.c  the JSON log (an array of objects)
+ * Malformed items are skipped and counted, never fatal. A file cut inside an item (a
+ * killed writer, a cut download) reads up to the last whole item, and says so in note. */
 #ifndef RCSS_RCG_H
 #define RCSS_RCG_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "conf.h"
+#include "disp.h"
 #include "shm_layout.h"
+
+#define RCG_JSON_VERSION (-1)
 
 typedef struct rcg_msg {
     int   time;
@@ -20,36 +31,65 @@ typedef struct rcg_msg {
 } rcg_msg_t;
 
 typedef struct rcg_frame {
-    shm_snapshot_sh_t snap;
-    int               msg_end;  /* messages [0, msg_end) came before this frame */
+    disp_show_t show;
+    int         msg_end;  /* messages [0, msg_end) came before this frame */
 } rcg_frame_t;
 
 typedef struct rcg {
-    int          version;       /* 4, 5, 6 */
-    char        *server_param;  /* "(server_param ...)" as in the log, or NULL */
-    char        *player_param;
-    char       **player_type;   /* n_types lines "(player_type ...)" */
-    int          n_types;
-    rcg_frame_t *frame;
-    int          n_frames;
-    rcg_msg_t   *msg;
-    int          n_msgs;
-    int          has_seed;      /* this server's note "(rcssserver-shm (random_seed N) ...)" */
-    uint64_t     seed;
-    int          bad_lines;     /* lines skipped as malformed */
+    int             version;      /* 1..6, or RCG_JSON_VERSION */
+    int             has_params;   /* the log gave its server parameters (v3+) */
+    conf_t          conf;         /* the log's parameters over the defaults */
+    shm_ptypes_sh_t types;        /* the log's player types (count 0: none given) */
+    rcg_frame_t    *frame;
+    int             n_frames;
+    rcg_msg_t      *msg;
+    int             n_msgs;
+    int             has_seed;     /* this server's note "(rcssserver-shm (random_seed N) ...)" */
+    uint64_t        seed;
+    int             bad_items;    /* items (lines, records, objects) skipped as malformed */
+    int             truncated;    /* the file ends inside an item (or its gzip stream is cut) */
+    char            note[256];    /* what the reader has to say about the file, "" if nothing */
+    /* the builder's state while reading */
+    int             cap_frames, cap_msgs;
+    disp_show_t     cur;          /* play mode, teams, scores in force */
 } rcg_t;
 
-/* Read a game log file (plain or gzip). 0, or -1 with a one-line err. */
+/* Read a game log file (plain or gzip). 0, or -1 with a one-line err (not a game log, an
+ * unknown version, unreadable). The log is usable after 0 even when note says it is cut. */
 int  rcg_read_file(const char *path, rcg_t *g, char *err, size_t errlen);
 /* The same from memory (uncompressed bytes). */
 int  rcg_read_mem(const char *data, size_t len, rcg_t *g, char *err, size_t errlen);
 void rcg_free(rcg_t *g);
 
-/* Parse one (show ...) line, in the log form "(show T ((b) ...) ...)" or the monitor
- * form with (pm N) and (tm ...), into s (ball, players, time; play mode and teams only if
- * the line has them). 0, or -1 if malformed. */
-int  rcg_parse_show(const char *line, shm_snapshot_sh_t *s);
 /* The first frame whose time is >= cycle (n_frames - 1 if none). */
 int  rcg_frame_at(const rcg_t *g, int cycle);
+
+/* Parse one (show ...) line, in the log form "(show T ((b) ...) ...)" or the monitor form
+ * with (pm N) and (tm ...), into s (ball, players, time; play mode and teams only if the
+ * line has them: s keeps its own otherwise). 0, or -1 if malformed. */
+int  rcg_parse_show(const char *line, disp_show_t *s);
+
+/* The same for a JSON show object {"show":{...}} (a JSON monitor's frame, or a line of a
+ * JSON log without its comma). 0, or -1 if malformed. */
+int  rcg_json_show(const char *text, size_t len, disp_show_t *s);
+
+/* ---- the builder, for the format readers ---- */
+/* A frame, d as it is (a reader whose format gives the play mode and teams apart fills
+ * them from g->cur first). 0 or -1 (out of memory). */
+int  rcg_add_frame(rcg_t *g, const disp_show_t *d);
+/* A message text[0..n) (cut at a NUL); the random-seed note is recognised. 0 or -1. */
+int  rcg_add_msg(rcg_t *g, int time, int board, const char *text, size_t n);
+/* A player type (id within SHM_MAX_PTYPES; a later one of the same id replaces it). */
+void rcg_add_ptype(rcg_t *g, const disp_ptype_t *t);
+/* Note why the file ends early: printf-style, kept if a note is there already. */
+void rcg_note(rcg_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The readers: data[0..len) after the version's header. 0, or -1 on out of memory. */
+int  rcg_text_read(rcg_t *g, const char *data, size_t len);
+int  rcg_bin_read(rcg_t *g, const uint8_t *data, size_t len);
+int  rcg_json_read(rcg_t *g, const char *data, size_t len);
+/* The (server_param ...), (player_param ...) and (player_type ...) lines of a text log:
+ * values set on g->conf / a type added. 0, or -1 if the line is not one of them. */
+int  rcg_text_params(rcg_t *g, const char *line, size_t n);
 
 #endif

@@ -1,14 +1,15 @@
-/* rcg_show.c -- one (show ...) line back into a snapshot (rcg.h), the inverse of
- * mgw_encode_show / mgw_encode_show_log for monitor versions 3-5 (spec 1.4):
+/* rcg_show.c -- one (show ...) line back into a disp_show_t (rcg.h), the inverse of
+ * common/disp_text.c's disp_text_show for monitor versions 3-5 and text logs (spec 1.4):
  *   (show T [(pm N)] [(tm L R SL SR [pens])] ((b) X Y VX VY) PLAYER x 22)
  *   PLAYER = ((S U) TYPE STATE X Y VX VY BODY NECK [PX PY] (v Q W) [(fp D DIR)]
  *            (s ST EF REC [CAP]) [(f S U)] (c K D T CA MV TN CV SAY TA PT AT [CF]))
- * Angles come in degrees and are stored in radians as the sim has them; a player whose
+ * Angles come in degrees and are kept in radians as disp_show_t has them; a player whose
  * state is 0 is an unconnected one. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "geom.h"
+#include "playmode.h"
 #include "rcg.h"
 
 typedef struct cur {
@@ -64,6 +65,7 @@ static long integer(cur_t *c, int base)
     return v;
 }
 
+/* l or r: 1 or -1 */
 static int side_of(cur_t *c)
 {
     ws(c);
@@ -73,11 +75,11 @@ static int side_of(cur_t *c)
         return 0;
     }
     c->s++;
-    return ch == 'l' ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    return ch == 'l' ? 1 : -1;
 }
 
-/* (v h|l WIDTH): widths 45/90/180 normal, 60/120 synch-see (180 is wide in both) */
-static void view(cur_t *c, shm_player_sh_t *p)
+/* (v h|l WIDTH), the width in degrees */
+static void view(cur_t *c, disp_player_t *p)
 {
     lit(c, "(v");
     ws(c);
@@ -86,22 +88,19 @@ static void view(cur_t *c, shm_player_sh_t *p)
         c->s++;
     else
         c->bad = 1;
-    long w = integer(c, 10);
-    p->synch_see = w == 60 || w == 120;
-    p->view_width = w == 45 || w == 60 ? SHM_VIEW_NARROW
-                    : w == 180 ? SHM_VIEW_WIDE : SHM_VIEW_NORMAL;
+    p->view_width = real(c);
     lit(c, ")");
 }
 
-static void counters(cur_t *c, shm_player_sh_t *p)
+static void counters(cur_t *c, disp_player_t *p)
 {
     lit(c, "(c");
-    for (int k = 0; k < SHM_CNT_N && !peek(c, ")"); k++)
+    for (int k = 0; k < DISP_CNT_N && !peek(c, ")"); k++)
         p->count[k] = (uint32_t)integer(c, 10);
     lit(c, ")");
 }
 
-static void player_body(cur_t *c, shm_player_sh_t *p)
+static void player_body(cur_t *c, disp_player_t *p)
 {
     p->x = real(c);
     p->y = real(c);
@@ -112,7 +111,7 @@ static void player_body(cur_t *c, shm_player_sh_t *p)
     if (!peek(c, "(")) { /* pointing: the global target */
         p->point_x = real(c);
         p->point_y = real(c);
-        p->arm_expires = 1;
+        p->pointing = 1;
     }
     view(c, p);
     if (peek(c, "(fp")) {
@@ -130,81 +129,98 @@ static void player_body(cur_t *c, shm_player_sh_t *p)
     lit(c, ")");
     if (peek(c, "(f ")) {
         lit(c, "(f");
-        p->focus_side = (int8_t)side_of(c);
-        p->focus_unum = (int8_t)integer(c, 10);
+        p->focus_side = side_of(c);
+        p->focus_unum = (int)integer(c, 10);
         lit(c, ")");
     }
     counters(c, p);
 }
 
-static void player(cur_t *c, shm_snapshot_sh_t *s)
+static void player(cur_t *c, disp_show_t *s)
 {
     lit(c, "((");
     int side = side_of(c);
     long unum = integer(c, 10);
     lit(c, ")");
-    if (c->bad || unum < 1 || unum > SHM_TEAM_SIZE) {
+    if (c->bad || unum < 1 || unum > DISP_PLAYERS / 2) {
         c->bad = 1;
         return;
     }
-    shm_player_sh_t *p = &s->player[shm_player_index(side, (int)unum)];
+    disp_player_t *p = &s->player[(side > 0 ? 0 : DISP_PLAYERS / 2) + (int)unum - 1];
     memset(p, 0, sizeof *p);
-    p->side = (int8_t)side;
-    p->unum = (int8_t)unum;
-    p->type = (int32_t)integer(c, 10);
+    p->side = side;
+    p->unum = (int)unum;
+    p->type = (int)integer(c, 10);
     p->state = (uint32_t)integer(c, 0); /* hex with 0x, or a bare 0 */
     p->enabled = p->state != 0;
-    p->goalie = (p->state & 0x8u) != 0;
-    p->card = (p->state & 0x80000u) ? 2 : (p->state & 0x40000u) ? 1 : 0;
     player_body(c, p);
     lit(c, ")");
 }
 
-static void team_info(cur_t *c, shm_snapshot_sh_t *s)
+static void team_info(cur_t *c, disp_show_t *s)
 {
     lit(c, "(tm");
     for (int k = 0; k < 2; k++) {
         ws(c);
         size_t n = strcspn(c->s, " )");
-        if (n == 0 || n >= SHM_TEAM_NAME_LEN) {
+        if (n == 0 || n >= DISP_NAME_LEN) {
             c->bad = 1;
             return;
         }
-        memset(s->team[k], 0, SHM_TEAM_NAME_LEN);
+        memset(s->team[k], 0, DISP_NAME_LEN);
         if (!(n == 4 && strncmp(c->s, "null", 4) == 0))
             memcpy(s->team[k], c->s, n);
         c->s += n;
     }
-    s->score[0] = (int32_t)integer(c, 10);
-    s->score[1] = (int32_t)integer(c, 10);
+    s->score[0] = (int)integer(c, 10);
+    s->score[1] = (int)integer(c, 10);
+    s->pen_score[0] = s->pen_miss[0] = s->pen_score[1] = s->pen_miss[1] = 0;
     if (!peek(c, ")")) {
-        s->pen_score[0] = (int32_t)integer(c, 10);
-        s->pen_miss[0] = (int32_t)integer(c, 10);
-        s->pen_score[1] = (int32_t)integer(c, 10);
-        s->pen_miss[1] = (int32_t)integer(c, 10);
+        s->pen_score[0] = (int)integer(c, 10);
+        s->pen_miss[0] = (int)integer(c, 10);
+        s->pen_score[1] = (int)integer(c, 10);
+        s->pen_miss[1] = (int)integer(c, 10);
     }
     lit(c, ")");
 }
 
-int rcg_parse_show(const char *line, shm_snapshot_sh_t *s)
+/* players not in the line: unconnected, where the reference lists them (spec 1.4) */
+static void no_players(disp_show_t *s)
+{
+    for (int i = 0; i < DISP_PLAYERS; i++) {
+        disp_player_t *p = &s->player[i];
+        memset(p, 0, sizeof *p);
+        p->side = i < DISP_PLAYERS / 2 ? 1 : -1;
+        p->unum = i % (DISP_PLAYERS / 2) + 1;
+        p->x = -3.0 * p->unum * p->side;
+        p->y = -37.0;
+        p->view_high = 1;
+        p->view_width = 90;
+    }
+}
+
+int rcg_parse_show(const char *line, disp_show_t *s)
 {
     cur_t c = { line, 0 };
     lit(&c, "(show");
-    s->time = (int32_t)integer(&c, 10);
+    s->time = (int)integer(&c, 10);
+    s->stime = 0;
     if (peek(&c, "(pm")) {
         lit(&c, "(pm");
-        s->play_mode = (int32_t)integer(&c, 10);
+        long pm = integer(&c, 10);
+        s->pmode = pm >= 0 && pm < PM_MAX ? (int)pm : 0;
         lit(&c, ")");
     }
     if (peek(&c, "(tm"))
         team_info(&c, s);
     lit(&c, "((b)");
-    s->ball.x = real(&c);
-    s->ball.y = real(&c);
-    s->ball.vx = real(&c);
-    s->ball.vy = real(&c);
+    s->bx = real(&c);
+    s->by = real(&c);
+    s->bvx = real(&c);
+    s->bvy = real(&c);
     lit(&c, ")");
-    for (int i = 0; i < SHM_MAX_PLAYERS && !c.bad && !peek(&c, ")"); i++)
+    no_players(s);
+    for (int i = 0; i < DISP_PLAYERS && !c.bad && !peek(&c, ")"); i++)
         player(&c, s);
     lit(&c, ")");
     return c.bad ? -1 : 0;

@@ -3,12 +3,16 @@
  * disk and a crashed gateway loses nothing (spec monitor-log-coach.md 2, 3).
  *   rec_buf.c       growable byte buffer every writer appends to
  *   rec_fmt.c       the game log formats by version: one small module per family
+ *   rec_fmt_bin.c   versions 1, 2, 3 (binary structs)
  *   rec_fmt_text.c  versions 4, 5, 6 (text lines)
+ *   rec_fmt_json.c  version -1 (a JSON array)
  *   rec_game.c      what the game log says when (shows, play modes, teams, messages,
  *                   result), independent of the format
  *   rec_text.c      text log lines
  *   rec_file.c      files: buffered, flushed once a second as whole lines (gzip: one
  *                   complete member per flush), truncated back on a resume, renamed
+ *   rec_runner.c    the runner interface: finish on request, final names published,
+ *                   episodes (resets) named apart
  *   rec_main.c      the process: follow the rings, flush, resume, finish */
 #ifndef RCSS_REC_H
 #define RCSS_REC_H
@@ -17,6 +21,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "conf.h"
+#include "disp.h"
 #include "logpath.h"
 #include "shm.h"
 
@@ -51,26 +56,37 @@ void  rec_buf_free(rec_buf_t *b);
 typedef struct rec_head {
     const conf_t          *conf;
     const shm_ptypes_sh_t *types;
+    int64_t                start_time;  /* time_t of the match start (JSON timestamp) */
 } rec_head_t;
 
 /* Each member appends one item to b (returns 0, -1 if it could not be encoded). A NULL
- * member means the format has no such item (v1 has no play-mode or team chunk). */
+ * member means the format has no such item (v1 and v2 have no play-mode or team chunk,
+ * v1 no header). msg gets text[0..len) (not necessarily NUL-terminated) and the
+ * stoppage-time counter stime (only JSON writes it). tail ends the file after the result
+ * message: the final team item of v4+ and JSON (last = the last snapshot), JSON's "]".
+ * show_disp writes the show item of a disp_show_t (show converts the snapshot and calls
+ * it), so a frame read back is written again exactly as the log has it. */
 typedef struct rec_fmt {
     int   version;                                     /* server::game_log_version */
+    int   referee_always; /* referee messages even without server::record_messages
+                             (the reference's rule for v1 logs) */
     int (*head)(rec_buf_t *b, const rec_head_t *h);    /* magic, parameters, types */
-    int (*msg)(rec_buf_t *b, int time, int board, const char *text, size_t len);
+    int (*msg)(rec_buf_t *b, int time, int stime, int board, const char *text, size_t len);
     int (*playmode)(rec_buf_t *b, const shm_snapshot_sh_t *s);
     int (*team)(rec_buf_t *b, const shm_snapshot_sh_t *s);
     int (*show)(rec_buf_t *b, const shm_snapshot_sh_t *s);
-    int (*tail)(rec_buf_t *b);                         /* closes the file's structure */
+    int (*tail)(rec_buf_t *b, const shm_snapshot_sh_t *last);
+    int (*show_disp)(rec_buf_t *b, const disp_show_t *d);
 } rec_fmt_t;
 
 /* The format of a game_log_version, NULL if this server does not write it. */
 const rec_fmt_t *rec_fmt_find(int version);
-/* The versions it writes, for error messages ("4, 5, 6"). */
+/* The versions it writes, for error messages ("1, 2, 3, 4, 5, 6, -1"). */
 const char *rec_fmt_versions(void);
 
+extern const rec_fmt_t rec_fmt_v1, rec_fmt_v2, rec_fmt_v3;
 extern const rec_fmt_t rec_fmt_v4, rec_fmt_v5, rec_fmt_v6;
+extern const rec_fmt_t rec_fmt_json;
 
 /* ---- rec_game.c: what is written when (spec 2.3) ---- */
 typedef struct rec_game {
@@ -92,8 +108,8 @@ void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, s
 void rec_game_snapshot(rec_game_t *g, const shm_snapshot_sh_t *s);
 /* Snapshots the recorder could not read: a board-2 note so readers of the log know. */
 void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events);
-/* End of match: (result YYYYMMDDHHMM TEAMINFO) on board 1, the final team line, the
- * format's tail. */
+/* End of match: (result YYYYMMDDHHMM TEAMINFO) on board 1, then the format's tail (the
+ * final team item, JSON's closing bracket). */
 void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start_time,
                      const char *teaminfo);
 
@@ -141,5 +157,16 @@ int  rec_file_close(rec_file_t *f, char *err, size_t errlen);
 int  rec_file_rename(rec_file_t *f, const char *path, char *err, size_t errlen);
 /* Compress data as one gzip member at level into out (tests and the flush). 0 or -1. */
 int  rec_gzip_member(const void *data, size_t len, int level, rec_buf_t *out);
+
+/* ---- rec_runner.c ---- */
+/* 1 once the sim said the match is over (finish the logs now). */
+int  rec_runner_finish_asked(const shm_region_sh_t *r);
+/* The final paths of the logs of episode ("" for one not written), for result.json. */
+void rec_runner_names(shm_region_sh_t *r, uint32_t episode, const char *game, const char *text);
+/* The date format of the final names of episode (episode 0: date_fmt as it is; N >= 1:
+ * date_fmt + "rN-", or "rN-" alone when undated) into fmt; returns whether to date. */
+int  rec_runner_date(const char *date_fmt, int dated, uint32_t episode, char *fmt, size_t len);
+/* The fixed log name of episode: name, or name + "-rN". */
+void rec_runner_fixed(const char *name, uint32_t episode, char *out, size_t len);
 
 #endif

@@ -1,11 +1,13 @@
-/* rec_fmt.c -- the game log formats this server writes, by server::game_log_version.
- * A format is one module filling a rec_fmt_t (rec.h); adding one (binary 1-3, JSON -1)
- * is a new rec_fmt_*.c file and a line in this table. */
+/* rec_fmt.c -- the game log formats this server writes, by server::game_log_version
+ * (spec monitor-log-coach.md 2.1): binary 1-3 (rec_fmt_bin.c), text 4-6
+ * (rec_fmt_text.c), JSON -1 (rec_fmt_json.c). A format is one module filling a rec_fmt_t
+ * (rec.h); adding one is a new rec_fmt_*.c file and a line in this table. */
 #include <stddef.h>
 #include "rec.h"
 
 static const rec_fmt_t *const formats[] = {
-    &rec_fmt_v4, &rec_fmt_v5, &rec_fmt_v6,
+    &rec_fmt_v1, &rec_fmt_v2, &rec_fmt_v3, &rec_fmt_v4, &rec_fmt_v5, &rec_fmt_v6,
+    &rec_fmt_json,
 };
 
 const rec_fmt_t *rec_fmt_find(int version)
@@ -19,5 +21,5 @@ const rec_fmt_t *rec_fmt_find(int version)
 
 const char *rec_fmt_versions(void)
 {
-    return "4, 5, 6";
+    return "1, 2, 3, 4, 5, 6, -1 (JSON)";
 }

@@ -3,7 +3,8 @@
  * (and the first one of time_over) a (playmode) item when the mode changed, a (team) item
  * when names, scores or penalties changed, then the show; messages as they come (team
  * graphics always, referee/says/coach/received commands/substitutions only with
- * server::record_messages, as the reference); at the end the result message, the final
+ * server::record_messages, as the reference, which records referee messages in v1 logs
+ * anyway); at the end the result message, the final
  * team item and the format's tail. The writer state lives in a shm_rec_state_sh_t so a
  * restarted recorder goes on with exactly what the file on disk says. Pure: no I/O. */
 #include <stdio.h>
@@ -18,10 +19,10 @@ static int idle_mode(int pm)
     return pm == PM_BEFORE_KICK_OFF || pm == PM_TIME_OVER;
 }
 
-static void msg(rec_game_t *g, int time, int board, const char *text, size_t len)
+static void msg(rec_game_t *g, int time, int stime, int board, const char *text, size_t len)
 {
     if (g->fmt->msg)
-        g->fmt->msg(g->out, time, board, text, len);
+        g->fmt->msg(g->out, time, stime, board, text, len);
 }
 
 void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time)
@@ -30,7 +31,7 @@ void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t s
     g->fmt->head(g->out, h);
     int n = snprintf(note, sizeof note, "(rcssserver-shm (random_seed %llu) (start_time %lld))",
                      (unsigned long long)seed, (long long)start_time);
-    msg(g, 0, REC_BOARD_LOG, note, (size_t)n);
+    msg(g, 0, 0, REC_BOARD_LOG, note, (size_t)n);
 }
 
 /* the record_messages copies (spec 2.3); mode is the play mode of the event's snapshot */
@@ -69,7 +70,7 @@ static void game_message(rec_game_t *g, const shm_event_sh_t *ev, const char *te
         if (snap->play_mode != PM_TIME_OVER) {
             n = rec_text_recv(buf, sizeof buf, ev, text, len, snap->team);
             if (n >= 0) {
-                msg(g, ev->time, REC_BOARD_LOG, buf, (size_t)n);
+                msg(g, ev->time, ev->stoppage, REC_BOARD_LOG, buf, (size_t)n);
                 return;
             }
         }
@@ -82,13 +83,14 @@ static void game_message(rec_game_t *g, const shm_event_sh_t *ev, const char *te
         else
             n = snprintf(buf, sizeof buf, "(change_player_type %c %d %d)", "lr"[k], ev->unum,
                          ev->arg);
-        msg(g, ev->time, REC_BOARD_LOG, buf, n < 0 ? 0 : (size_t)n);
+        msg(g, ev->time, ev->stoppage, REC_BOARD_LOG, buf, n < 0 ? 0 : (size_t)n);
         return;
     default:
         return;
     }
     if (n >= 0)
-        msg(g, ev->time, REC_BOARD_MSG, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        msg(g, ev->time, ev->stoppage, REC_BOARD_MSG, buf,
+            (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, size_t len,
@@ -100,14 +102,15 @@ void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, s
         int n = snprintf(buf, sizeof buf, "(team_graphic_%c (%.*s)",
                          ev->side == SHM_SIDE_RIGHT ? 'r' : 'l', (int)len, text);
         if (n > 0 && (size_t)n < sizeof buf)
-            msg(g, ev->time, REC_BOARD_MSG, buf, (size_t)n);
+            msg(g, ev->time, ev->stoppage, REC_BOARD_MSG, buf, (size_t)n);
         return;
     }
     case SHM_EV_MSG:
-        msg(g, ev->time, ev->arg == REC_BOARD_LOG ? REC_BOARD_LOG : REC_BOARD_MSG, text, len);
+        msg(g, ev->time, ev->stoppage, ev->arg == REC_BOARD_LOG ? REC_BOARD_LOG : REC_BOARD_MSG,
+            text, len);
         return;
     default:
-        if (g->record_messages)
+        if (g->record_messages || (g->fmt->referee_always && ev->kind == SHM_EV_REFEREE))
             game_message(g, ev, text, len, snap);
         return;
     }
@@ -156,7 +159,7 @@ void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events)
     int n = snprintf(note, sizeof note,
                      "(rcssserver-shm (lost_snapshots %llu) (lost_events %llu))",
                      (unsigned long long)snaps, (unsigned long long)events);
-    msg(g, time, REC_BOARD_LOG, note, (size_t)n);
+    msg(g, time, 0, REC_BOARD_LOG, note, (size_t)n);
 }
 
 void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start_time,
@@ -169,11 +172,9 @@ void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start
     strftime(stamp, sizeof stamp, "%Y%m%d%H%M", &tm);
     int n = snprintf(note, sizeof note, "(result %s %s)", stamp, teaminfo);
     if (n > 0 && (size_t)n < sizeof note)
-        msg(g, last->time, REC_BOARD_MSG, note, (size_t)n);
-    if (g->fmt->team)
-        g->fmt->team(g->out, last);
+        msg(g, last->time, last->stoppage, REC_BOARD_MSG, note, (size_t)n);
     if (g->fmt->tail)
-        g->fmt->tail(g->out);
+        g->fmt->tail(g->out, last);
 }
 
 int rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_LEN],
@@ -189,8 +190,9 @@ int rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_L
         t[k].score = s->score[k];
         t[k].pen_score = s->pen_score[k];
         t[k].pen_taken = taken[k];
-        /* the shoot-out winner: more penalty goals once both sides took theirs */
-        t[k].pen_won = taken[0] > 0 && taken[1] > 0 && s->pen_score[k] > s->pen_score[1 - k];
+        /* "w": the winner of the coin toss that ends a shoot-out still level after every
+         * extra kick (the reference marks only that winner, Stadium::penaltyWinner) */
+        t[k].pen_won = s->pen_coin == (k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT);
     }
     return logpath_teaminfo(&t[0], &t[1], out, len);
 }

@@ -162,6 +162,8 @@ static void skip_lost(rec_ctx_t *c, uint64_t pub)
     c->st.snap_next = first;
 }
 
+static int rec_new_episode(rec_ctx_t *c);
+
 static void follow(rec_ctx_t *c)
 {
     uint64_t pub;
@@ -170,6 +172,10 @@ static void follow(rec_ctx_t *c)
         if (shm_snap_read(c->r, c->st.snap_next, &c->snap) < 0) {
             skip_lost(c, pub);
             continue;
+        }
+        if (c->snap.episode != c->st.episode && rec_new_episode(c) < 0) {
+            stop_flag = 1; /* cannot open the new files: the sim restarts us */
+            return;
         }
         if (c->text_on && c->have_last && conf_bool(&c->conf, SP_log_times))
             rec_text_times(&c->text.buf, &c->last, &c->snap);
@@ -181,6 +187,8 @@ static void follow(rec_ctx_t *c)
         c->have_last = 1;
         c->st.snap_next++;
         atomic_store(&c->self->last_step, c->snap.step);
+        /* busy catching up is not hung: the sim's watchdog reads this */
+        atomic_store(&c->self->heartbeat_ns, shm_now_ns());
         if (flush_due(c))
             flush_all(c);
     }
@@ -203,10 +211,10 @@ static void watch_coaches(rec_ctx_t *c)
 static int open_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int fixed, param_id_t name_id,
                     const char *suffix, int level, int64_t resume)
 {
-    char path[LOGPATH_MAX], err[LOGPATH_MAX + 128];
+    char path[LOGPATH_MAX], err[LOGPATH_MAX + 128], name[CONF_STR_LEN + 16];
+    rec_runner_fixed(conf_str(&c->conf, name_id), c->st.episode, name, sizeof name);
     if (logpath_mkdirs(dir, err, sizeof err) < 0
-        || logpath_running(dir, fixed, conf_str(&c->conf, name_id), suffix, level > 0, path,
-                           sizeof path) < 0
+        || logpath_running(dir, fixed, name, suffix, level > 0, path, sizeof path) < 0
         || rec_file_open(f, path, level, resume, err, sizeof err) < 0) {
         log_err("%s log: %s", suffix + 1, err);
         return -1;
@@ -235,6 +243,25 @@ static int choose_logs(rec_ctx_t *c)
     return 0;
 }
 
+/* the state of new files: at the start, or for the next episode after a (reset) (the
+ * previous files finished: go on from where they ended) */
+static void rec_fresh_state(rec_ctx_t *c, const shm_rec_state_sh_t *saved)
+{
+    uint64_t snap_next = 1, ev_next = 0;
+    if (saved->valid == REC_STATE_FINISHED) {
+        snap_next = saved->snap_next;
+        ev_next = saved->ev_next;
+    }
+    shm_snapshot_sh_t s;
+    uint32_t episode = c->r->runner.episode;
+    if (shm_snap_read(c->r, snap_next, &s) == 0)
+        episode = s.episode;
+    memset(&c->st, 0, sizeof c->st);
+    c->st.snap_next = snap_next;
+    c->st.ev_next = ev_next;
+    c->st.episode = episode;
+}
+
 static int rec_open(rec_ctx_t *c)
 {
     shm_recorder_sh_t *rec = &c->r->rec;
@@ -248,8 +275,7 @@ static int rec_open(rec_ctx_t *c)
         c->next_flush_ns = shm_now_ns() + REC_FLUSH_MS * 1000000LL;
         log_info("resuming the logs at snapshot %llu", (unsigned long long)c->st.snap_next);
     } else {
-        memset(&c->st, 0, sizeof c->st);
-        c->st.snap_next = 1;
+        rec_fresh_state(c, saved);
     }
     c->gw.st = &c->st;
     c->gw.record_messages = conf_bool(cf, SP_record_messages);
@@ -265,7 +291,7 @@ static int rec_open(rec_ctx_t *c)
                                resume ? (int64_t)c->st.text_bytes : -1) < 0)
         return -1;
     if (!resume) {
-        rec_head_t h = { cf, &c->r->ptypes };
+        rec_head_t h = { cf, &c->r->ptypes, rec->start_time };
         if (c->game_on)
             rec_game_start(&c->gw, &h, c->r->hdr.random_seed, rec->start_time);
         c->st.valid = 1;
@@ -274,13 +300,15 @@ static int rec_open(rec_ctx_t *c)
     return 0;
 }
 
-static int rec_start(rec_ctx_t *c, const char *name)
+/* 0, -1, or SHM_CONFLICT (the region of another server) */
+static int rec_start(rec_ctx_t *c, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     c->game.fd = c->text.fd = -1;
-    if (shm_gateway_attach(&c->shm, name, REC_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+    int rc = shm_gateway_attach(&c->shm, name, REC_ATTACH_WAIT_MS, instance, err, sizeof err);
+    if (rc < 0) {
         fprintf(stderr, "rcss-recorder: %s\n", err);
-        return -1;
+        return rc;
     }
     c->r = c->shm.r;
     c->self = &c->r->recorder;
@@ -301,10 +329,11 @@ static int rec_start(rec_ctx_t *c, const char *name)
 static void rename_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int dated_id,
                        const char *teaminfo, const char *suffix)
 {
-    char path[LOGPATH_MAX], err[2 * LOGPATH_MAX + 64];
-    if (logpath_final(dir, conf_bool(&c->conf, dated_id), conf_str(&c->conf, SP_log_date_format),
-                      (time_t)c->r->rec.start_time, teaminfo, suffix, f->level > 0, path,
-                      sizeof path) < 0) {
+    char path[LOGPATH_MAX], err[2 * LOGPATH_MAX + 64], fmt[CONF_STR_LEN + 16];
+    int dated = rec_runner_date(conf_str(&c->conf, SP_log_date_format),
+                                conf_bool(&c->conf, dated_id), c->st.episode, fmt, sizeof fmt);
+    if (logpath_final(dir, dated, fmt, (time_t)c->r->rec.start_time, teaminfo, suffix,
+                      f->level > 0, path, sizeof path) < 0) {
         log_err("%s log: final name too long; left as %s", suffix + 1, f->path);
         return;
     }
@@ -332,11 +361,34 @@ static void rec_finish(rec_ctx_t *c)
     if (c->game_on && rec_file_close(&c->game, err, sizeof err) == 0
         && !conf_bool(&c->conf, SP_game_log_fixed))
         rename_log(c, &c->game, c->game_dir, SP_game_log_dated, teaminfo, ".rcg");
+    rec_runner_names(c->r, c->st.episode, c->game_on ? c->game.path : "",
+                     c->text_on ? c->text.path : "");
+}
+
+/* a (reset) began a new episode with snapshot c->snap: the events before it go into the
+ * episode's logs, which are finished and named; new files for the new one */
+static int rec_new_episode(rec_ctx_t *c)
+{
+    handle_events(c, c->snap.event_head, c->have_last ? &c->last : &c->snap);
+    rec_finish(c);
+    c->r->rec.start_time = (int64_t)time(NULL);
+    c->have_last = 0;
+    return rec_open(c);
+}
+
+/* after finishing on the sim's request: stay (so the sim does not start another
+ * recorder) until it shuts down */
+static void rec_idle(rec_ctx_t *c)
+{
+    while (!stop_flag && !atomic_load(&c->r->hdr.shutdown) && shm_gateway_sim_alive(c->r)) {
+        shm_sem_timedwait(&c->self->cycle_sem, 100);
+        atomic_store(&c->self->heartbeat_ns, shm_now_ns());
+    }
 }
 
 static void rec_run(rec_ctx_t *c)
 {
-    while (!stop_flag) {
+    while (!stop_flag && !rec_runner_finish_asked(c->r)) {
         shm_sem_timedwait(&c->self->cycle_sem, 100);
         follow(c);
         watch_coaches(c);
@@ -348,8 +400,9 @@ static void rec_run(rec_ctx_t *c)
     }
     follow(c); /* what was published before the stop */
     handle_events(c, shm_event_head(c->r), c->have_last ? &c->last : &c->snap);
-    if (atomic_load(&c->r->hdr.shutdown)) {
+    if (atomic_load(&c->r->hdr.shutdown) || rec_runner_finish_asked(c->r)) {
         rec_finish(c);
+        rec_idle(c);
         return;
     }
     flush_all(c);
@@ -363,25 +416,32 @@ int main(int argc, char **argv)
 {
     static rec_ctx_t c; /* large: snapshots, text assembly */
     const char *name = getenv("RCSS_SHM");
+    uint64_t instance = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
             name = argv[++i];
+        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc
+                   && shm_gateway_parse_instance(argv[i + 1], &instance) == 0) {
+            i++;
         } else {
             name = NULL;
             break;
         }
     }
     if (!name || !name[0]) {
-        fprintf(stderr, "usage: rcss-recorder --shm NAME   (NAME also from $RCSS_SHM)\n");
-        return 2;
+        fprintf(stderr, "usage: rcss-recorder --shm NAME [--instance ID]   (NAME also "
+                "from $RCSS_SHM)\n");
+        return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-recorder", LOG_INFO);
     rec_signals();
-    int rc = rec_start(&c, name);
+    int rc = rec_start(&c, name, instance);
+    int conflict = rc == SHM_CONFLICT;
     if (rc == 0 && !c.game_on && !c.text_on)
         log_info("no log is on: nothing to record");
     else if (rc == 0 && c.r->rec.state[atomic_load(&c.r->rec.cur) & 1u].valid
-                            == REC_STATE_FINISHED)
+                            == REC_STATE_FINISHED
+             && (rec_runner_finish_asked(c.r) || atomic_load(&c.r->hdr.shutdown)))
         log_info("the logs of this match are complete");
     else if (rc == 0 && rec_open(&c) == 0)
         rec_run(&c);
@@ -389,7 +449,7 @@ int main(int argc, char **argv)
         rc = 1;
     if (c.self)
         atomic_store(&c.self->state, PROC_ST_EXITED);
-    if (c.shm.r)
-        shm_region_detach(&c.shm);
-    return rc;
+    if (c.shm.r && shm_gateway_leave(&c.shm))
+        log_info("the sim was killed: removed its region");
+    return conflict ? SHM_GW_EXIT_CONFLICT : rc;
 }

@@ -25,7 +25,9 @@ static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
 
 void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len)
 {
-    if (!conf_bool(&g->conf, SP_text_logging))
+    /* for the text log, and for the game log's board-2 copies (record_messages) */
+    if (!conf_bool(&g->conf, SP_text_logging)
+        && !(conf_bool(&g->conf, SP_game_logging) && conf_bool(&g->conf, SP_record_messages)))
         return;
     shm_cmd_sh_t c;
     memset(&c, 0, sizeof c);

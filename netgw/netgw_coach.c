@@ -74,7 +74,9 @@ int ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t 
 
 void ngw_coach_log(ngw_t *g, int idx, const char *text)
 {
-    if (!conf_bool(&g->conf, SP_text_logging))
+    /* for the text log, and for the game log's board-2 copies (record_messages) */
+    if (!conf_bool(&g->conf, SP_text_logging)
+        && !(conf_bool(&g->conf, SP_game_logging) && conf_bool(&g->conf, SP_record_messages)))
         return;
     shm_cmd_sh_t c;
     memset(&c, 0, sizeof c);

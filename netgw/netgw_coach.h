@@ -39,7 +39,8 @@ enum {
     COACH_DONE,
     COACH_COMPRESSION,   /* level */
     COACH_TEAM_GRAPHIC,  /* tx, ty; text = the quoted XPM lines, tabs as spaces */
-    COACH_BYE
+    COACH_BYE,
+    COACH_RESET          /* trainer (reset): the match back to its start (this server) */
 };
 
 typedef struct coach_cmd {

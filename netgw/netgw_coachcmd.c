@@ -348,6 +348,9 @@ void coach_parse_trainer(const char *text, int say_max, coach_cmd_t *out)
     } else if (strcmp(word, "recover") == 0) {
         out->kind = COACH_RECOVER;
         reply(out, "(ok recover)\n"); /* the reference ends this one with a newline */
+    } else if (strcmp(word, "reset") == 0) { /* this server's: a new episode */
+        out->kind = COACH_RESET;
+        reply(out, "(ok reset)");
     } else if (strcmp(word, "check_ball") == 0) {
         out->kind = COACH_CHECK_BALL;
     } else if (strcmp(word, "say") == 0) {

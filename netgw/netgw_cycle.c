@@ -191,10 +191,22 @@ static void cycle_red_cards(ngw_t *g)
     }
 }
 
+/* a trainer's (reset) began a new episode: the gateway's randomness (seeded as in
+ * netgw_main.c) and every player's hearing start again, so what players get in an
+ * episode does not depend on the episodes before it */
+static void cycle_new_episode(ngw_t *g)
+{
+    rng_seed(&g->rng, g->r->hdr.random_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(g->index + 1)));
+    for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++)
+        ngw_audio_reset(g, idx);
+}
+
 /* everything due for one published snapshot (already in g->snap) */
 static void cycle_step(ngw_t *g)
 {
     int synch = conf_bool(&g->conf, SP_synch_mode);
+    if (g->have_prev_snap && g->snap.episode != g->prev_snap.episode)
+        cycle_new_episode(g);
     double now_ms = (double)g->snap.step * cycle_step_ms(g);
     if (synch) {
         if (g->vtick == 0 || !g->have_prev_snap) /* start at this step */

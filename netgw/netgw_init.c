@@ -1,7 +1,7 @@
 /* netgw_init.c -- the first datagram of a player on the init port (spec player-sim.md
  * 1.1), read the way the reference scans it: "(init " TEAM, then everything up to the
  * first '(' skipped, then (version V) and (goalie) options until a ')'; "(reconnect "
- * TEAM UNUM. Refusals carry the reference's reply. Whether the version exists is
+ * TEAM UNUM, with this server's optional (token HEX). Refusals carry the reference's reply. Whether the version exists is
  * decided by the caller after the team was chosen (the reference names a team even for
  * a client whose version it then refuses). Pure; called by the gateway's init port. */
 #include <ctype.h>
@@ -106,6 +106,43 @@ static const char *init_init(const char *p, proto_init_t *out)
     return init_options(p, out);
 }
 
+static int init_hex(char ch)
+{
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+/* an optional "(token HEX)" after the number (server::reconnect_token): exactly
+ * 2 * PROTO_TOKEN_LEN hex digits; anything else is no token (the reference ignores what
+ * follows the number) */
+static void init_token(const char *p, proto_init_t *out)
+{
+    if (strncmp(p, "(token ", 7) != 0)
+        return;
+    p = init_skip_ws(p + 7);
+    for (int i = 0; i < PROTO_TOKEN_LEN; i++) {
+        int hi = init_hex(p[2 * i]), lo = hi < 0 ? -1 : init_hex(p[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return;
+        out->token[i] = (uint8_t)(hi << 4 | lo);
+    }
+    p = init_skip_ws(p + 2 * PROTO_TOKEN_LEN);
+    if (*p == ')')
+        out->has_token = 1;
+}
+
+void proto_token_format(const uint8_t token[PROTO_TOKEN_LEN], char *buf, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    char hex[2 * PROTO_TOKEN_LEN + 1];
+    for (int i = 0; i < PROTO_TOKEN_LEN; i++) {
+        hex[2 * i] = digits[token[i] >> 4];
+        hex[2 * i + 1] = digits[token[i] & 15];
+    }
+    hex[2 * PROTO_TOKEN_LEN] = '\0';
+    snprintf(buf, len, " (token %s)", hex);
+}
+
 /* "(reconnect " TEAM UNUM, as " ( reconnect %127s %d ": a missing number still goes on
  * to the team lookup (form_error set), as in the reference, which answers twice */
 static void init_reconnect(const char *p, proto_init_t *out)
@@ -133,6 +170,7 @@ static void init_reconnect(const char *p, proto_init_t *out)
         return;
     }
     out->unum = unum < -1000 ? -1000 : unum > 1000 ? 1000 : (int)unum;
+    init_token(init_skip_ws(end), out);
 }
 
 /* Parse an init-port datagram; see netgw_proto.h. Returns 0, or -1 with err set to the

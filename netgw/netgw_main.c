@@ -20,16 +20,21 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: rcss-netgw --shm NAME --index I   (NAME also from $RCSS_SHM)\n");
+    fprintf(stderr, "usage: rcss-netgw --shm NAME --index I [--instance ID]   (NAME also "
+            "from $RCSS_SHM)\n");
 }
 
-static int parse_args(int argc, char **argv, const char **name, int *index)
+static int parse_args(int argc, char **argv, const char **name, int *index, uint64_t *inst)
 {
     *name = getenv("RCSS_SHM");
     *index = -1;
+    *inst = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
             *name = argv[++i];
+        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
+            if (shm_gateway_parse_instance(argv[++i], inst) < 0)
+                return -1;
         } else if (strcmp(argv[i], "--index") == 0 && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -141,6 +146,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 }
 
 /* ---- setup and teardown --------------------------------------------------------------- */
+/* 0, -1, or SHM_CONFLICT when a port is taken (the sim then stops instead of
+ * restarting us) */
 static int open_ports(ngw_t *g)
 {
     const int nums[3] = { conf_int(&g->conf, SP_port), conf_int(&g->conf, SP_coach_port),
@@ -153,8 +160,9 @@ static int open_ports(ngw_t *g)
         p->kind = kinds[i];
         p->fd = net_udp_bind(conf_str(&g->conf, SP_bind_address), nums[i], 1, err, sizeof err);
         if (p->fd < 0) {
+            int e = errno;
             log_err("%s", err);
-            return -1;
+            return e == EADDRINUSE || e == EACCES ? SHM_CONFLICT : -1;
         }
         g->nports++;
         p->g = g;
@@ -196,7 +204,8 @@ static int start_events(ngw_t *g)
     return 0;
 }
 
-static int ngw_start(ngw_t *g, const char *name, int index)
+/* 0, -1, or SHM_CONFLICT (region of another server, ports taken) */
+static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     g->index = index;
@@ -207,9 +216,10 @@ static int ngw_start(ngw_t *g, const char *name, int index)
         g->cl[i].idx = i;
         g->cl[i].fd = -1;
     }
-    if (shm_gateway_attach(&g->shm, name, NGW_ATTACH_WAIT_MS, err, sizeof err) < 0) {
+    int rc = shm_gateway_attach(&g->shm, name, NGW_ATTACH_WAIT_MS, instance, err, sizeof err);
+    if (rc < 0) {
         fprintf(stderr, "rcss-netgw: %s\n", err);
-        return -1;
+        return rc;
     }
     g->r = g->shm.r;
     if ((uint32_t)index >= g->r->hdr.n_gateways) {
@@ -225,8 +235,11 @@ static int ngw_start(ngw_t *g, const char *name, int index)
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
     g->base = event_base_new();
-    if (!g->base || open_ports(g) < 0)
+    if (!g->base)
         return -1;
+    rc = open_ports(g);
+    if (rc < 0)
+        return rc;
     /* posts made while no instance ran are stale (the waker drains them): start at the
      * newest snapshot */
     g->last_step = atomic_load(&g->r->hdr.published);
@@ -262,8 +275,8 @@ static void ngw_stop(ngw_t *g)
         event_base_free(g->base);
     if (g->self)
         atomic_store(&g->self->state, PROC_ST_EXITED);
-    if (g->shm.r)
-        shm_region_detach(&g->shm);
+    if (g->shm.r && shm_gateway_leave(&g->shm))
+        log_info("the sim was killed: removed its region");
 }
 
 int main(int argc, char **argv)
@@ -271,17 +284,19 @@ int main(int argc, char **argv)
     static ngw_t g; /* large: snapshot and buffers */
     const char *name;
     int index;
+    uint64_t instance;
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name, &index) < 0) {
+    if (parse_args(argc, argv, &name, &index, &instance) < 0) {
         usage();
-        return 2;
+        return SHM_GW_EXIT_CONFLICT; /* never useful to restart */
     }
     char prog[32];
     snprintf(prog, sizeof prog, "rcss-netgw.%d", index);
     log_init(prog, LOG_INFO);
-    if (ngw_start(&g, name, index) < 0) {
+    int rc = ngw_start(&g, name, index, instance);
+    if (rc < 0) {
         ngw_stop(&g);
-        return 1;
+        return rc == SHM_CONFLICT ? SHM_GW_EXIT_CONFLICT : 1;
     }
     event_base_dispatch(g.base);
     ngw_stop(&g);

@@ -7,6 +7,7 @@
 #include "dispinit.h"
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include "log.h"
 #include "net.h"
@@ -23,6 +24,10 @@
 #define E_RED       "(error red_carded_player)"
 #define E_UNKNOWN   "(error unknown_command)"
 #define E_INIT_PORT "(error only_init_allowed_on_init_port)"
+#define E_RECONNECT "(error reconnect_only_from_the_players_address_or_with_its_token)"
+
+_Static_assert(PROTO_TOKEN_LEN == sizeof ((shm_client_sh_t *)0)->reconnect_token,
+               "token sizes differ");
 
 static size_t port_skip_blank(const char *t, size_t len)
 {
@@ -120,6 +125,10 @@ static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int sy
     e->ear_on[0] = e->ear_on[1] = 1;       /* complete hearing on, partial off */
     e->synch_see = synch_see;
     e->last_recv_ns = shm_now_ns();
+    if (conf_bool(&g->conf, SP_reconnect_token)
+        && getrandom(e->reconnect_token, sizeof e->reconnect_token, 0)
+           != (ssize_t)sizeof e->reconnect_token)
+        memset(e->reconnect_token, 0, sizeof e->reconnect_token); /* no token: address only */
     /* done_step: a new client is counted in synch mode from the next step on */
     atomic_store(&e->done_step, atomic_load(&r->hdr.published));
     if (ngw_client_attach(g, idx, 0) < 0)
@@ -176,6 +185,40 @@ static int port_find_player(const shm_region_sh_t *r, const proto_init_t *pi)
     return -1;
 }
 
+/* 1 if the two addresses are the same host (the port may differ: a restarted client) */
+static int port_same_host(const struct sockaddr_storage *from, const shm_client_sh_t *e)
+{
+    uint8_t addr[16];
+    int32_t family;
+    uint16_t port;
+    net_addr_pack(from, addr, &family, &port);
+    return family == e->family && memcmp(addr, e->addr, sizeof addr) == 0;
+}
+
+/* the token matches (compared in constant time) and the player has one */
+static int port_token_ok(const shm_client_sh_t *e, const proto_init_t *pi)
+{
+    uint8_t diff = 0, any = 0;
+    for (size_t i = 0; i < sizeof e->reconnect_token; i++) {
+        diff |= (uint8_t)(e->reconnect_token[i] ^ pi->token[i]);
+        any |= e->reconnect_token[i];
+    }
+    return pi->has_token && any != 0 && diff == 0;
+}
+
+/* Who may take a player over (issue 12): by default only a client on the player's own
+ * host, or one that shows the player's token (server::reconnect_token); anyone, as the
+ * reference, with server::reconnect_any_address. A number nobody took is free for all. */
+static int port_reconnect_allowed(ngw_t *g, const shm_client_sh_t *e, const proto_init_t *pi,
+                                  const struct sockaddr_storage *from)
+{
+    if (conf_bool(&g->conf, SP_reconnect_any_address) || !port_slot_taken(e))
+        return 1;
+    if (port_same_host(from, e))
+        return 1;
+    return conf_bool(&g->conf, SP_reconnect_token) && port_token_ok(e, pi);
+}
+
 /* Take the player over for a client at from: the old socket (if connected) is dropped
  * by its owner when it sees the entry change. A number that never joined becomes a
  * version-3 player, as in the reference. Table lock held. */
@@ -197,6 +240,11 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
     uint32_t st = atomic_load(&e->state);
     if (st == CLIENT_ST_CLOSING) {   /* being taken over right now */
         *err = E_FAILED;
+        return -1;
+    }
+    if (!port_reconnect_allowed(g, e, pi, from)) {
+        log_debug("refused (reconnect %s %d) from another host", pi->team, pi->unum);
+        *err = E_RECONNECT;
         return -1;
     }
     if (!port_slot_taken(e) && st == CLIENT_ST_FREE) {
@@ -246,11 +294,13 @@ static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
     }
     shm_client_sh_t *e = &g->r->client[idx];
     char side = e->side == SHM_SIDE_LEFT ? 'l' : 'r';
-    char msg[96];
+    char msg[128], tok[2 * PROTO_TOKEN_LEN + 16] = "";
+    if (!pi->reconnect && conf_bool(&g->conf, SP_reconnect_token))
+        proto_token_format(e->reconnect_token, tok, sizeof tok);
     if (pi->reconnect)
         snprintf(msg, sizeof msg, "(reconnect %c %s)", side, port_playmode(g));
-    else
-        snprintf(msg, sizeof msg, "(init %c %d %s)", side, e->unum, port_playmode(g));
+    else /* with server::reconnect_token: (init l 1 before_kick_off (token HEX)) */
+        snprintf(msg, sizeof msg, "(init %c %d %s%s)", side, e->unum, port_playmode(g), tok);
     ngw_udp_send(g->cl[idx].fd, msg);
     ngw_client_send_params(g, idx);
     if (!pi->reconnect && e->synch_see)
@@ -318,7 +368,12 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     }
     int max = conf_int(&g->conf, SP_max_monitors), nmon;
     int again = port_monitor_at(g, from, &nmon) >= 0; /* a re-init takes no new place */
-    if (max >= 0 && !again && nmon >= max) {
+    /* full: refused here, from the player port as the reference does, unless monitorgw
+     * may replace a monitor silent for longer than server::monitor_idle_timeout */
+    int64_t tmo = (int64_t)conf_int(&g->conf, SP_monitor_idle_timeout) * 1000000000LL;
+    int64_t oldest = atomic_load(&g->r->montab.oldest_recv_ns);
+    int replaceable = tmo > 0 && oldest > 0 && shm_now_ns() - oldest > tmo;
+    if (max >= 0 && !again && nmon >= max && !replaceable) {
         ngw_udp_sendto(p->fd, from, "(error no_more_monitor)");
         return;
     }

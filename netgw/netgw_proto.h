@@ -113,8 +113,13 @@ typedef struct proto_parsed {
 void proto_parse_player(const char *text, size_t len, double version, int side,
                         const char *own_team, const char *opp_team, proto_parsed_t *out);
 
+/* Bytes of a reconnect token (sent as 2 * PROTO_TOKEN_LEN hex digits). */
+#define PROTO_TOKEN_LEN 16
+/* The token as the init reply carries it: " (token HEX)" (buf >= 2 * LEN + 10). */
+void proto_token_format(const uint8_t token[PROTO_TOKEN_LEN], char *buf, size_t len);
+
 /* The first datagram on the player port: (init TEAM [(version V)] [(goalie)]) or
- * (reconnect TEAM UNUM), scanned as the reference does. Returns 0 and fills the fields,
+ * (reconnect TEAM UNUM [(token HEX)]), scanned as the reference does. Returns 0 and fills the fields,
  * or -1 with the reply the reference gives ("(error illegal_teamname)",
  * "(error illegal_command_form)", "(error unknown_command)" ...). The version is not
  * checked here (proto_version_ok): the reference chooses the team first. */
@@ -128,6 +133,8 @@ typedef struct proto_init {
                                       answers (error illegal_command_form) and still
                                       looks the player up (and fails) */
     int    team_too_long;          /* reconnect: a name no team can have */
+    int    has_token;              /* reconnect: (token HEX) followed the number */
+    uint8_t token[PROTO_TOKEN_LEN]; /* its value (server::reconnect_token) */
 } proto_init_t;
 int proto_parse_init(const char *text, size_t len, proto_init_t *out, char *err, size_t errlen);
 /* 1 if the integer part of version is a protocol that exists (1..19) */

@@ -46,6 +46,9 @@ static int trainer_record(const ngw_t *g, const coach_cmd_t *cmd, shm_cmd_sh_t *
     case COACH_RECOVER:
         c->kind = SHM_CMD_RECOVER;
         return 1;
+    case COACH_RESET:
+        c->kind = SHM_CMD_RESET;
+        return 1;
     case COACH_MOVE:
         memcpy(c->d, cmd->d, sizeof c->d);
         if (cmd->ball) { /* x y vx vy: the direction is ignored */

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "shm_layout.h"
 
 #define SHM_ERR_LEN 256
@@ -17,17 +18,28 @@ typedef struct shm_handle {
     size_t           size;
     char             name[SHM_NAME_LEN];
     int              owner;    /* 1 if this process created it (sim) */
+    dev_t            dev;      /* the object mapped (to tell it from a newer one of the */
+    ino_t            ino;      /* same name) */
+    pid_t            reclaimed_pid; /* create: the dead sim whose region was replaced
+                                       (-1 unknown), 0 if the name was free */
 } shm_handle_t;
+
+/* returned (instead of -1) when the name, a port or the region belongs to someone else:
+ * a live server, another user (the sim then exits with status 2) */
+#define SHM_CONFLICT (-2)
 
 /* Default object name for a server on this player port: "/rcssserver-<port>". */
 void shm_default_name(int port, char *buf, size_t len);
 
 /* Create (or re-create, replacing a stale region of the same name) and zero the region,
- * initialise header, semaphores and the robust table lock. 0 or -1 with err. */
+ * initialise header, semaphores and the robust table lock. The caller holds the name's
+ * instance lock (shm_lock_take). An object of the name that belongs to another user, or
+ * whose sim is alive, is left alone: SHM_CONFLICT. 0, or -1 / SHM_CONFLICT with err. */
 int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errlen);
 
 /* Map an existing region; refuses with one line in err on a wrong magic, layout version,
- * size or parameter table ("shm /rcssserver-6000: layout version 2, expected 1"). */
+ * size or parameter table ("shm /rcssserver-6000: layout version 2, expected 1"), and
+ * (SHM_CONFLICT) an object of another user or readable by others. */
 int shm_region_attach(shm_handle_t *h, const char *name, char *err, size_t errlen);
 
 /* Check a mapped header (used by attach; exposed for tests). */
@@ -37,6 +49,29 @@ int shm_region_verify(const shm_region_sh_t *r, size_t mapped, const char *name,
 void shm_region_detach(shm_handle_t *h);
 /* Unmap and shm_unlink (sim only). */
 void shm_region_destroy(shm_handle_t *h);
+
+/* ---- ownership and instance locks (shm_guard.c) ---- */
+/* Take the instance lock KEY (an abstract unix socket name, released by the kernel when
+ * the holder dies): its descriptor (close-on-exec; keep it open), or -1 (errno EADDRINUSE:
+ * a live process holds it). _wait retries EADDRINUSE for up to wait_ms. */
+int  shm_lock_take(const char *key);
+int  shm_lock_take_wait(const char *key, int wait_ms);
+/* The lock key of a region name ("shm:/rcssserver-6000"). */
+void shm_lock_key_region(const char *name, char *key, size_t len);
+/* Start time of a process (field 22 of /proc/PID/stat, clock ticks after boot); 0 if
+ * there is no such process. */
+uint64_t shm_pid_start(pid_t pid);
+/* 1 if the sim named by a header (pid and start time) is still running. */
+int  shm_sim_alive(const shm_header_sh_t *hd);
+/* Before creating: is there an object of this name? 0 none; 1 a stale one (a dead sim's,
+ * or garbage of our own user: *stale_pid its sim or -1), which may be replaced;
+ * SHM_CONFLICT another user's, or a live sim's; -1 error. err has one line. */
+int  shm_region_check_existing(const char *name, pid_t *stale_pid, char *err, size_t errlen);
+/* An open object belongs to this user and nobody else may read it: 0, or SHM_CONFLICT. */
+int  shm_owner_ok(int fd, const char *name, char *err, size_t errlen);
+/* A gateway leaving: if its sim was killed (no clean shutdown), remove the region unless
+ * a newer sim took the name over; then detach. Returns 1 if it removed the name. */
+int  shm_gateway_leave(shm_handle_t *h);
 
 /* ---- snapshots (shm_ring.c) ---- */
 /* Writer: returns the slot for the next publish and marks it being written. */
@@ -69,6 +104,13 @@ int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
 int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);
 int shm_monreq_pop(shm_monreq_ring_sh_t *q, shm_monreq_sh_t *out);
 
+/* The same single-producer / single-consumer rings over any layout's head, tail,
+ * dropped and n slots (a power of two) of size bytes (the 3D region uses them). */
+int shm_spsc_push(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                  void *slots, size_t size, uint32_t n, const void *rec);
+int shm_spsc_pop(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                 void *slots, size_t size, uint32_t n, void *out);
+
 /* ---- texts in parts (shm_text.c) ---- */
 /* Producer: push text as SHM_CMD_CONT records and then *last (kind and fields as given)
  * carrying the final part. All or nothing: -1 and nothing pushed if the ring lacks room
@@ -99,6 +141,10 @@ int shm_sem_drain(sem_t *s);
 /* Synch mode: 1 if every client the sim waits for (ACTIVE players not sent off, coaches
  * with the eye on) has done_step >= step; *active (may be NULL) their count. */
 int  shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active);
+/* The first client the sim waits for that is not done with step (-1: none); *active as
+ * above. shm_synch_waits_for: does the sim wait for client i at all. */
+int  shm_synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active);
+int  shm_synch_waits_for(const shm_region_sh_t *r, int i);
 /* Client idx's (done) for the newest step: stored, and hdr.done_sem posted if that was
  * the last one the sim waited for (it re-checks every 10 ms regardless). *hint: the
  * caller's memory of a client still to answer (-1 at first), saves scanning the table. */

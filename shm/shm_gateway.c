@@ -3,21 +3,33 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 #include "shm_gateway.h"
 
-int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err, size_t errlen)
+int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t instance,
+                       char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
     err[0] = '\0';
     for (int waited = 0; waited <= wait_ms; waited += 50) {
-        if (h->r || shm_region_attach(h, name, err, errlen) == 0) {
-            if (atomic_load(&h->r->hdr.ready) == 1)
-                return 0;
+        if (!h->r) {
+            int rc = shm_region_attach(h, name, err, errlen);
+            if (rc == SHM_CONFLICT)
+                return rc;
         }
+        if (h->r && instance != 0 && h->r->hdr.instance_id != instance) {
+            snprintf(err, errlen, "shm %s belongs to another server (instance %016llx, "
+                     "ours %016llx): refusing it", name,
+                     (unsigned long long)h->r->hdr.instance_id, (unsigned long long)instance);
+            shm_region_detach(h);
+            return SHM_CONFLICT;
+        }
+        if (h->r && atomic_load(&h->r->hdr.ready) == 1)
+            return 0;
         struct timespec ts = { 0, 50000000L };
         nanosleep(&ts, NULL);
     }
@@ -26,6 +38,19 @@ int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err
         shm_region_detach(h);
     }
     return -1;
+}
+
+int shm_gateway_parse_instance(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!text || !text[0])
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 16);
+    if (*end || errno || v == 0)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
 }
 
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c)
@@ -41,7 +66,7 @@ int shm_gateway_sim_alive(const shm_region_sh_t *r)
 {
     if (atomic_load(&r->hdr.shutdown))
         return 0;
-    return !(kill(r->hdr.sim_pid, 0) < 0 && errno == ESRCH);
+    return shm_sim_alive(&r->hdr);
 }
 
 static void *waker_thread(void *arg)
@@ -58,22 +83,18 @@ static void *waker_thread(void *arg)
     return NULL;
 }
 
-int shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot)
+static void waker_init(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
 {
-    w->sem = slot == SHM_WAKE_MGW ? &r->monitorgw.cycle_sem : &r->netgw[slot].cycle_sem;
-    w->shutdown = &r->hdr.shutdown;
+    w->sem = sem;
+    w->shutdown = shutdown;
     w->started = 0;
     w->sock = 0;
     atomic_store(&w->stop, 0);
     shm_sem_drain(w->sem);
-    const char *force = getenv("RCSS_WAKE_THREAD");
-    if (!(force && force[0] == '1')) {
-        w->fd = shm_wake_bind(r->hdr.name, slot);
-        if (w->fd >= 0) {
-            w->sock = 1;
-            return 0;
-        }
-    }
+}
+
+static int waker_thread_start(shm_waker_t *w)
+{
     w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (w->fd < 0)
         return -1;
@@ -84,6 +105,27 @@ int shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot)
     }
     w->started = 1;
     return 0;
+}
+
+int shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot)
+{
+    waker_init(w, slot == SHM_WAKE_MGW ? &r->monitorgw.cycle_sem : &r->netgw[slot].cycle_sem,
+               &r->hdr.shutdown);
+    const char *force = getenv("RCSS_WAKE_THREAD");
+    if (!(force && force[0] == '1')) {
+        w->fd = shm_wake_bind(r->hdr.name, slot);
+        if (w->fd >= 0) {
+            w->sock = 1;
+            return 0;
+        }
+    }
+    return waker_thread_start(w);
+}
+
+int shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+{
+    waker_init(w, sem, shutdown);
+    return waker_thread_start(w);
 }
 
 void shm_waker_clear(shm_waker_t *w)

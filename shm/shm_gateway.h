@@ -11,12 +11,22 @@
 #include "shm.h"
 #include "shm_wake.h"
 
+/* A gateway's exit status when it must not be restarted: its ports are taken, or the
+ * region is not its sim's (the sim then stops with the same status). */
+#define SHM_GW_EXIT_CONFLICT 2
+
 /* Attach to region name, retrying every 50 ms for up to wait_ms while it does not exist
- * or is not ready yet (systemd starts every unit at once). 0, or -1 with one line in err. */
-int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, char *err, size_t errlen);
+ * or is not ready yet (systemd starts every unit at once). With instance != 0 (a gateway
+ * the sim spawned, told --instance ID) only that sim's region is taken. 0, or -1 /
+ * SHM_CONFLICT (another user's object, another sim's region) with one line in err. */
+int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t instance,
+                        char *err, size_t errlen);
+/* "--instance" values: hexadecimal, non-zero. 0 ok, -1 malformed. */
+int  shm_gateway_parse_instance(const char *text, uint64_t *out);
 /* The sim's resolved configuration, as a conf_t. */
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
-/* 0 once the sim that created the region is gone or asked everyone to leave. */
+/* 0 once the sim that created the region is gone (pid and start time) or asked everyone
+ * to leave. */
 int  shm_gateway_sim_alive(const shm_region_sh_t *r);
 
 /* What wakes a gateway's loop once per published snapshot: its wake socket
@@ -36,6 +46,8 @@ typedef struct shm_waker {
 /* Drain posts made while nobody listened, bind the wake socket of slot (netgw index or
  * SHM_WAKE_MGW) or start the thread. 0 or -1. */
 int  shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot);
+/* The thread alone, on any semaphore (the 3D region's gateways). 0 or -1. */
+int  shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown);
 /* Take the pending wake-ups (call from the loop when fd is readable). */
 void shm_waker_clear(shm_waker_t *w);
 /* Stop and join the thread, close fd. Safe on a waker never started. */

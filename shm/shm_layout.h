@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  5u
+#define SHM_LAYOUT_VERSION  8u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -60,6 +60,11 @@ typedef struct shm_header_sh {
     _Atomic int32_t   table_lock_owner; /* pid holding table_lock, 0 if free */
     uint32_t          _pad0;
     char              name[SHM_NAME_LEN]; /* the shm object name */
+    uint64_t          instance_id;      /* random id of this sim run; gateways it spawns
+                                           are given it and refuse a region without it */
+    uint64_t          sim_start;        /* the sim's start time (field 22 of
+                                           /proc/PID/stat, clock ticks after boot): with
+                                           sim_pid it names the live sim (pid reuse) */
 } shm_header_sh_t;
 
 /* ---- parameters: written once by sim before ready=1 ------------------------------ */
@@ -182,6 +187,10 @@ typedef struct shm_snapshot_sh {
     uint64_t event_head;           /* events up to (excluding) this seq belong to <= this step */
     shm_ball_sh_t   ball;
     shm_player_sh_t player[SHM_MAX_PLAYERS];
+    uint32_t episode;              /* trainer/admin resets before this step (0: the
+                                      match as started); a change starts a new episode */
+    int32_t  pen_coin;             /* side that won the shoot-out's coin toss, 0 none (the
+                                      "w" of the log names, spec monitor-log-coach.md 2.4) */
 } shm_snapshot_sh_t;
 
 /* ---- event ring: single producer sim, many readers ------------------------------- */
@@ -199,8 +208,10 @@ enum {
     SHM_EV_CONT,          /* the next part of the following event's text (see below) */
     SHM_EV_COACH_REPLY,   /* a reply decided by the sim for a coach: side (0 trainer); text */
     SHM_EV_TEAM_GRAPHIC,  /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
-    SHM_EV_PLAYER_REPLY   /* a reply decided by the sim for one player: side, unum; text
+    SHM_EV_PLAYER_REPLY,  /* a reply decided by the sim for one player: side, unum; text
                              ("(error too_many_moves)", "(warning moving_to_opponent_field)") */
+    SHM_EV_RUNNER         /* a runner event: text = one JSON object (the NDJSON line without
+                             its newline; may come in parts); for the /match/events stream */
 };
 /* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
  * receive time; text = the canonical message. Texts longer than one event travel as
@@ -263,7 +274,9 @@ enum {
     SHM_CMD_CONT,         /* the next part of the following record's text (see below) */
     SHM_CMD_CLANG,        /* online coach say: i = min_ver | max_ver << 8, flags = type; text */
     SHM_CMD_GOALIE,       /* online coach: make flags = unum the goalie */
-    SHM_CMD_TEAM_GRAPHIC  /* online coach tile: text = "X Y \"xpm\" ..." */
+    SHM_CMD_TEAM_GRAPHIC, /* online coach tile: text = "X Y \"xpm\" ..." */
+    SHM_CMD_RESET         /* trainer / operator: the match back to its start (clock,
+                             score, positions, stamina, seed); a new episode */
 };
 /* A text longer than one record travels as SHM_CMD_CONT records (each the next part)
  * followed by the record itself with the last part, pushed consecutively and all or
@@ -334,6 +347,8 @@ typedef struct shm_client_sh {
     _Atomic uint64_t done_step;    /* synch mode: step for which (done) was last sent */
     int64_t  last_recv_ns;         /* CLOCK_MONOTONIC ns of the last datagram */
     char     coach_name[SHM_TEAM_NAME_LEN]; /* online coach name, "" if none */
+    uint8_t  reconnect_token[16];  /* players with server::reconnect_token: the secret
+                                      the init reply carried (hex); all zero: none */
 } shm_client_sh_t;
 
 typedef struct shm_team_sh {
@@ -360,6 +375,10 @@ typedef struct shm_monitor_sh {
 typedef struct shm_montab_sh {
     _Atomic uint32_t hwm;          /* entries [0, hwm) may be ACTIVE; the rest are FREE */
     _Atomic uint32_t count;        /* monitors served, with or without a table entry */
+    _Atomic int64_t  oldest_recv_ns; /* while the table is full (server::max_monitors): the
+                                      last datagram (CLOCK_MONOTONIC ns) of the monitor
+                                      silent for longest, else 0; netgw hands a new
+                                      dispinit over only if that one may be replaced */
 } shm_montab_sh_t;
 
 /* netgw hands a (dispinit ...) that reached the player port over to monitorgw */
@@ -427,6 +446,8 @@ typedef struct shm_rec_state_sh {
     int32_t  pen_taken[2];         /* penalties taken, */
     char     team[2][SHM_TEAM_NAME_LEN];  /* names */
     char     coach[2][SHM_TEAM_NAME_LEN]; /* online coach names seen (final file names) */
+    uint32_t episode;              /* episode of the snapshots these files hold */
+    uint32_t _pad1;
 } shm_rec_state_sh_t;
 
 typedef struct shm_recorder_sh {
@@ -439,6 +460,54 @@ typedef struct shm_recorder_sh {
     _Atomic uint64_t  lost_events; /* events overwritten before the recorder read them */
     shm_rec_state_sh_t state[2];
 } shm_recorder_sh_t;
+
+/* ---- runner interface: what programs driving the server read (rcssserver's /status,
+ * /metrics and result.json, docs/ARCHITECTURE.md "Runner interface"). Written by the sim
+ * unless a field names another writer; metrics are plain stores read without a lock
+ * (a reader may see a field of the previous cycle next to one of this cycle). -------- */
+#define SHM_RUNNER_PATH_LEN 1024   /* a log file's final path (longer ones are cut) */
+#define SHM_RUNNER_WHY_LEN  32     /* exit reason word */
+
+typedef struct shm_client_stat_sh {
+    uint64_t misses;               /* synch mode: cycles that went on (or were waited
+                                      for again) without its (done) */
+    uint32_t miss_run;             /* consecutive misses now (0 after an on-time (done)) */
+    uint32_t miss_run_max;         /* the longest run so far */
+    uint32_t connects;             /* (re)connections the sim saw (client generations) */
+    uint32_t _pad0;
+} shm_client_stat_sh_t;
+
+typedef struct shm_runner_sh {
+    int32_t  port;                 /* UDP ports the gateways bind (server::port=0 resolved) */
+    int32_t  coach_port;
+    int32_t  olcoach_port;
+    _Atomic int32_t http_port;     /* monitorgw: the HTTP port it listens on, 0 none */
+    _Atomic uint32_t ready;        /* 1 once every gateway is up and the ready line printed */
+    _Atomic uint32_t finish;       /* 1: the match is over; the recorder finishes the logs
+                                      now (before the shutdown flag) */
+    uint32_t episode;              /* resets so far (= newest snapshot's episode) */
+    int32_t  exit_code;            /* set when the loop ends (0, 3; -1 while running) */
+    char     exit_reason[SHM_RUNNER_WHY_LEN]; /* "game_over", "signal", ... "" running */
+    uint64_t cycles;               /* turns timed (each ends with a publish) */
+    int64_t  period_ns;            /* time between the last two publishes */
+    int64_t  period_sum_ns;        /* sum over cycles - 1 periods */
+    int64_t  period_max_ns;
+    int64_t  jitter_ns;            /* smoothed |period - previous period| (RFC 3550 style,
+                                      gain 1/16) */
+    int64_t  publish_ns;           /* last turn: drain, step, publish (the sim's work) */
+    int64_t  publish_sum_ns;
+    int64_t  publish_max_ns;
+    uint64_t misses;               /* every client's misses */
+    uint64_t skipped_slots;        /* real time: clock slots dropped (sim fell behind) */
+    uint64_t event_drops;          /* NDJSON lines the event sink could not take */
+    shm_client_stat_sh_t client[SHM_MAX_CLIENTS]; /* indexed like client[] */
+    _Atomic uint64_t mgw_event_read; /* monitorgw: runner events before this sequence were
+                                      handed to its /match/events viewers */
+    _Atomic uint32_t logs_named;   /* recorder: episode + 1 of the final names below, 0 none */
+    uint32_t _pad0;
+    char     game_log[SHM_RUNNER_PATH_LEN]; /* recorder: final path of the game log, "" */
+    char     text_log[SHM_RUNNER_PATH_LEN]; /* recorder: final path of the text log, "" */
+} shm_runner_sh_t;
 
 /* ---- the region ---------------------------------------------------------------------- */
 typedef struct shm_region_sh {
@@ -458,6 +527,7 @@ typedef struct shm_region_sh {
                                                           snapshot it read) */
     shm_recorder_sh_t    rec;
     shm_montab_sh_t      montab;                       /* monitor table use (monitorgw) */
+    shm_runner_sh_t      runner;                       /* runner interface (sim; see above) */
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");

@@ -98,3 +98,17 @@ int shm_monreq_pop(shm_monreq_ring_sh_t *q, shm_monreq_sh_t *out)
 {
     return spsc_pop(SPSC_VIEW(q), out);
 }
+
+/* The same rings for other layouts (the 3D region, shm3d_layout.h): any struct with
+ * head, tail and dropped as above and n slots of size bytes. */
+int shm_spsc_push(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                  void *slots, size_t size, uint32_t n, const void *rec)
+{
+    return spsc_push((spsc_view_t){ head, tail, dropped, slots, size, n }, rec);
+}
+
+int shm_spsc_pop(_Atomic uint32_t *head, _Atomic uint32_t *tail, uint32_t *dropped,
+                 void *slots, size_t size, uint32_t n, void *out)
+{
+    return spsc_pop((spsc_view_t){ head, tail, dropped, slots, size, n }, out);
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +91,15 @@ static int region_sems(shm_region_sh_t *r, sem_t **out)
 
 #define REGION_NSEMS (SHM_MAX_GATEWAYS + 3)
 
+/* A random, non-zero id for this run of the sim (the gateways it spawns are told it). */
+static uint64_t region_instance_id(void)
+{
+    uint64_t id = 0;
+    if (getrandom(&id, sizeof id, 0) != (ssize_t)sizeof id)
+        id = (uint64_t)shm_now_ns() ^ ((uint64_t)getpid() << 40);
+    return id ? id : 1;
+}
+
 /* Fill the header and initialise every process-shared object of a zeroed region.
  * On failure, objects already initialised are destroyed again. */
 static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t errlen)
@@ -106,6 +116,8 @@ static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t e
     r->hdr.header_size = sizeof(shm_header_sh_t);
     r->hdr.params_hash = param_table_hash();
     r->hdr.sim_pid = (int32_t)getpid();
+    r->hdr.sim_start = shm_pid_start(getpid());
+    r->hdr.instance_id = region_instance_id();
     snprintf(r->hdr.name, sizeof r->hdr.name, "%s", name);
 
     /* pshared = 1: the semaphores live in the shared mapping and are posted by one
@@ -130,26 +142,47 @@ static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t e
     return 0;
 }
 
-/* Create the region: any object left under this name by a dead sim is removed first,
- * then a fresh one is made exclusively (O_EXCL), sized, mapped, zeroed and initialised.
- * Returns 0 with h filled (owner = 1), or -1 with one line in err. */
+/* Create the region: an object left under this name by a dead sim of our user is
+ * removed first (another user's, or a live sim's, is refused), then a fresh one is made
+ * exclusively (O_EXCL), sized, mapped, zeroed and initialised. The caller holds the
+ * name's instance lock. Returns 0 with h filled (owner = 1; reclaimed_pid says whether a
+ * stale region was replaced), or -1 / SHM_CONFLICT with one line in err. */
 int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errlen)
 {
     const size_t size = sizeof(shm_region_sh_t);
+    struct stat st;
+    pid_t stale = 0;
     void *p;
-    int fd;
+    int fd, rc;
 
     memset(h, 0, sizeof *h);
     if (region_name_ok(name, err, errlen) != 0)
         return -1;
-    shm_unlink(name); /* stale region of a previous run: ENOENT is the normal case */
-    /* O_EXCL: if another sim raced us to the name between unlink and open, fail rather
-     * than share its region. 0600: only processes of our user may attach. */
+    rc = shm_region_check_existing(name, &stale, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (rc == 1 && shm_unlink(name) != 0 && errno != ENOENT) {
+        region_syserr(err, errlen, "shm_unlink", name, errno);
+        return SHM_CONFLICT;
+    }
+    /* O_EXCL: if someone made the name again between unlink and open, fail rather than
+     * use an object we did not create. 0600: only processes of our user may attach
+     * (the umask cannot widen it; fchmod below states it again). */
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
-        region_syserr(err, errlen, "shm_open", name, errno);
+        int e = errno;
+        region_syserr(err, errlen, "shm_open", name, e);
+        return e == EEXIST ? SHM_CONFLICT : -1;
+    }
+    if (fchmod(fd, 0600) != 0 || fstat(fd, &st) != 0) {
+        region_syserr(err, errlen, "fchmod", name, errno);
+        close(fd);
+        shm_unlink(name);
         return -1;
     }
+    h->dev = st.st_dev;
+    h->ino = st.st_ino;
+    h->reclaimed_pid = rc == 1 ? stale : 0;
     if (ftruncate(fd, (off_t)size) != 0) {
         region_syserr(err, errlen, "ftruncate", name, errno);
         close(fd);
@@ -248,6 +281,13 @@ int shm_region_attach(shm_handle_t *h, const char *name, char *err, size_t errle
         close(fd);
         return -1;
     }
+    /* only a region made by our own user's sim, readable by nobody else: an object
+     * another user created under the name is not the server's */
+    int own = shm_owner_ok(fd, name, err, errlen);
+    if (own != 0) {
+        close(fd);
+        return own;
+    }
     if (st.st_size < (off_t)sizeof(shm_header_sh_t)) {
         close(fd);
         return shm_region_verify(NULL, (size_t)(st.st_size < 0 ? 0 : st.st_size), name,
@@ -270,6 +310,8 @@ int shm_region_attach(shm_handle_t *h, const char *name, char *err, size_t errle
     h->r = p;
     h->size = size;
     h->owner = 0;
+    h->dev = st.st_dev;
+    h->ino = st.st_ino;
     snprintf(h->name, sizeof h->name, "%s", name);
     return 0;
 }

@@ -116,7 +116,7 @@ static int synch_waits_for(const shm_region_sh_t *r, const shm_snapshot_sh_t *sn
 /* the first client the sim waits for that is not done with step, -1 none; *active the
  * number it waits for. Loads are seq_cst: with shm_synch_done's seq_cst store, of two
  * gateways marking their last clients at the same time at least one sees both. */
-static int synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active)
+int shm_synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active)
 {
     const shm_snapshot_sh_t *snap = synch_snap(r);
     int n = 0, late = -1;
@@ -132,9 +132,14 @@ static int synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active
     return late;
 }
 
+int shm_synch_waits_for(const shm_region_sh_t *r, int i)
+{
+    return synch_waits_for(r, synch_snap(r), i);
+}
+
 int shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
 {
-    return synch_first_late(r, step, active) < 0;
+    return shm_synch_first_late(r, step, active) < 0;
 }
 
 /* Client idx sent (done) for the newest step: record it, and wake the sim only if that
@@ -148,7 +153,7 @@ void shm_synch_done(shm_region_sh_t *r, int idx, int *hint)
     if (h >= 0 && h < SHM_MAX_CLIENTS && synch_waits_for(r, synch_snap(r), h)
         && atomic_load(&r->client[h].done_step) < step)
         return;
-    *hint = synch_first_late(r, step, NULL);
+    *hint = shm_synch_first_late(r, step, NULL);
     if (*hint < 0)
         shm_sem_post(&r->hdr.done_sem);
 }

@@ -24,6 +24,19 @@
 #define SIM_REC_MARGIN       2      /* snapshot slots kept free for the recorder's copy */
 #define SIM_MGW_LAG          32     /* synch mode with monitors: monitorgw may be this many
                                        snapshots behind (it catches up on 48) */
+#define SIM_HELP_LEN         (256 * 1024) /* module::help listing (every parameter) */
+
+#define SIM_GW_GRACE_NS      5000000000LL /* a new gateway's first heartbeat may take this
+                                      much longer than server::gateway_timeout_ms */
+#define SIM_QUICK_DEATH_NS   1000000000LL /* a gateway dying this soon after its start... */
+#define SIM_QUICK_DEATHS     10     /* ...this many times in a row stops the server */
+#define SIM_GUARD_LOCKS      5      /* instance locks: the region name and four ports */
+
+/* the instance locks the sim holds while it runs (sim_guard.c) */
+typedef struct sim_guard {
+    int lock[SIM_GUARD_LOCKS];
+    int nlocks;
+} sim_guard_t;
 
 /* one gateway child */
 typedef struct sim_gw {
@@ -31,6 +44,8 @@ typedef struct sim_gw {
     int            index;           /* netgw index, -1 monitorgw, -2 recorder */
     int64_t        last_spawn_ns;   /* CLOCK_MONOTONIC of the last fork */
     int            pending;         /* died, restart due */
+    int            quick_deaths;    /* died within SIM_QUICK_DEATH_NS of its start, in a row */
+    int32_t        killed_pid;      /* the watchdog killed this process (not yet reaped) */
 } sim_gw_t;
 
 typedef struct sim_proc {
@@ -45,7 +60,50 @@ typedef struct sim_proc {
     int       mgw_wait;             /* synch mode: the sim waits for monitorgw's fan-out */
     int       mgw_gave_up;          /* such a wait timed out: none until it caught up */
     sim_gw_t  gw[SHM_MAX_GATEWAYS + 2];
+    char      instance[24];         /* the region's instance id, given to every child */
+    int64_t   timeout_ns;           /* server::gateway_timeout_ms (0: no watchdog) */
+    int64_t   last_tick_ns;         /* last reap/watchdog pass */
+    int       fatal;                /* exit status the server must stop with (a gateway
+                                       that cannot run: SIM_EXIT_BIND, crash loop: 1) */
 } sim_proc_t;
+
+/* ---- runner interface: readiness, events, results, resets (sim_runner.c, sim_events.c,
+ * sim_resjson.c, sim_reset.c; docs/ARCHITECTURE.md "Runner interface") ---- */
+#define SIM_READY_WAIT_NS   10000000000LL /* gateways not up 10 s after the start: exit 2 */
+#define SIM_FINISH_WAIT_MS  5000   /* longest wait for the recorder's final log names */
+#define SIM_SSE_WAIT_MS     2000   /* longest wait for monitorgw to take the end event */
+#define SIM_SINK_MAX        (1 << 20) /* event bytes kept for a slow socket reader */
+
+/* exit status of rcssserver */
+enum { SIM_EXIT_OK = 0, SIM_EXIT_CONFIG = 1, SIM_EXIT_BIND = 2, SIM_EXIT_MISSING = 3 };
+/* server::synch_miss_policy */
+enum { SIM_MISS_SKIP, SIM_MISS_WAIT, SIM_MISS_FORFEIT };
+
+typedef struct sim_evsink {
+    int       fd;                   /* -1: no event stream */
+    int       stream;               /* a pipe or socket: unsent bytes wait in pend */
+    int       broken;               /* the reader went away: nothing more is written */
+    char     *pend;
+    size_t    pend_len, pend_cap;
+    uint64_t  drops;                /* lines dropped (slow reader, broken stream) */
+} sim_evsink_t;
+
+typedef struct sim_runner {
+    int          resv_fd[3];        /* port-0 reservations held until the gateways bind */
+    int          ready;             /* the ready line was printed */
+    int64_t      start_ns;          /* CLOCK_MONOTONIC at the start (ready timeout) */
+    int          miss_policy;       /* SIM_MISS_* */
+    int          forfeit_side;      /* SHM_SIDE_* of a team that forfeited, 0 none */
+    int          exit_code;         /* SIM_EXIT_* once decided, -1 before */
+    const char  *why;               /* exit reason word */
+    int64_t      last_pub_ns;       /* previous publish (cycle period) */
+    /* what the event stream last reported (each turn compares the world to it) */
+    uint32_t     gen[SHM_MAX_CLIENTS];
+    int8_t       active[SHM_MAX_CLIENTS];
+    int8_t       card[SHM_MAX_PLAYERS];
+    int          pm, score[2], pen_score[2], pen_miss[2], halves;
+    sim_evsink_t sink;
+} sim_runner_t;
 
 typedef struct sim {
     conf_t        conf;
@@ -61,6 +119,8 @@ typedef struct sim {
     uint32_t      kick_offs_said;   /* kick-offs already announced on stdout */
     int           game_over;        /* auto mode: game_over_wait elapsed */
     int           team_started[2];  /* team_l_start / team_r_start were run */
+    sim_guard_t   guard;            /* instance locks (sim_guard.c) */
+    sim_runner_t  runner;           /* runner interface (sim_runner.c) */
 } sim_t;
 
 /* set by the signal handler only; the loop acts on it */
@@ -84,14 +144,27 @@ int      sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active
  * (synch mode). */
 void     sim_clock_wait_next(sim_t *s);
 
+/* ---- sim_guard.c ---- */
+/* Take the instance locks of the region name and of every port, and check that each
+ * port can be bound: 0, or SIM_EXIT_BIND (1 for another failure) with one line in
+ * err. The locks are held until the process ends (or sim_guard_release). */
+int  sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name,
+                    unsigned held, char *err, size_t errlen);
+void sim_guard_release(sim_guard_t *g);
+
 /* ---- sim_proc.c ---- */
 /* Resolve the gateway directory and check the binaries; fills err on failure. */
 int  sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
                    int n_netgw, char *err, size_t errlen);
 /* Start every child (nothing in systemd mode). -1 if a fork failed. */
 int  sim_proc_start(sim_proc_t *p);
-/* Reap dead children and restart them (rate-limited). */
+/* Reap dead children and restart them (rate-limited); the watchdog: a child whose
+ * heartbeat is older than server::gateway_timeout_ms is killed (and so replaced). A child
+ * that exits with SHM_GW_EXIT_CONFLICT, or keeps dying at start, sets p->fatal. */
 void sim_proc_reap(sim_proc_t *p);
+/* sim_proc_reap at most every SIM_REAP_SLICE_NS (called once per turn, so synch mode
+ * with fast clients still watches its children). */
+void sim_proc_tick(sim_proc_t *p);
 /* SIGTERM every child, wait up to SIM_STOP_WAIT_MS, then SIGKILL. */
 void sim_proc_stop(sim_proc_t *p);
 /* Start team k's command (server::team_l_start / team_r_start) with /bin/sh -c, as the
@@ -116,6 +189,69 @@ void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r);
  * free); at most SIM_REC_WAIT_MS, then no more waiting until it has caught up. Never
  * waits for a monitor: a monitor that does not read loses frames in its own socket. */
 void sim_proc_wait_monitors(sim_proc_t *p, const shm_region_sh_t *r);
+
+/* ---- sim_runner.c ---- */
+/* The configuration with the command line's options (--config FILE, --print-config;
+ * common/conf_cli.h): 0, 1 help (text in err), 2 the configuration was printed, -1. */
+int  sim_runner_conf(conf_t *c, int argc, char **argv, char *err, size_t errlen);
+/* After the configuration: checks the runner parameters, opens the event stream, binds
+ * a free port for each of server::port, coach_port, olcoach_port that is 0 (the port
+ * goes into the configuration, the socket is held until the gateways have bound it).
+ * Returns SIM_EXIT_OK, or SIM_EXIT_CONFIG / SIM_EXIT_BIND after printing why. */
+int  sim_runner_init(sim_t *s);
+/* After the region exists: the runner part's ports and state. */
+void sim_runner_region(sim_t *s);
+/* Every loop turn: once every gateway is up (and monitorgw's HTTP port known), release
+ * the reservations, print "READY port=... http_port=... shm=... pid=..." and emit the
+ * start event; after SIM_READY_WAIT_NS without it (gateways we spawned), stop with
+ * SIM_EXIT_BIND. */
+void sim_runner_poll(sim_t *s);
+/* After each publish: cycle metrics, connection counts, the event stream. t0 = when the
+ * turn began. */
+void sim_runner_after_turn(sim_t *s, int64_t t0);
+/* 1 when the loop must end for the runner's reasons (forfeit, no gateways). */
+int  sim_runner_over(const sim_t *s);
+/* The end of the match, before the shutdown flag: the recorder finishes the logs,
+ * result.json is written with their final names, the end event goes out (and to
+ * monitorgw's viewers). Returns the exit status. */
+int  sim_runner_finish(sim_t *s);
+/* Release what sim_runner_init took (after the region is gone). */
+void sim_runner_close(sim_t *s);
+
+/* ---- sim_events.c ---- */
+/* Open the event stream of server::event_stream: "" none, "fd:N", "unix:PATH",
+ * "tcp:HOST:PORT" (connected now), or a file path (appended). 0, or -1 with err. */
+int  sim_events_open(sim_evsink_t *k, const char *spec, char *err, size_t errlen);
+void sim_events_close(sim_evsink_t *k);
+/* One event: the common fields (event, time, step, episode) are added to obj, the line
+ * goes to the stream and, as SHM_EV_RUNNER, to the region. Takes obj's reference. */
+struct json_t;
+void sim_events_emit(sim_t *s, const char *name, struct json_t *obj);
+/* Client i (players by slot, trainer, online coaches) as events and result.json show it:
+ * {"client": "player", "side": "l", "team": "A", "unum": 3}; new reference. */
+struct json_t *sim_events_client(const sim_t *s, int i);
+/* After each turn: connections, play mode, goals, penalties, cards, halves as events. */
+void sim_events_diff(sim_t *s);
+/* Take the world as it is as the base of the next comparison (start, reset). */
+void sim_events_base(sim_t *s);
+/* Try again to send what a slow stream reader left unsent. */
+void sim_events_flush(sim_evsink_t *k);
+
+/* ---- sim_resjson.c ---- */
+/* The match result as JSON (teams, score, penalties, cycles, seed, logs, clients, exit
+ * reason); new reference. */
+struct json_t *sim_resjson_build(const sim_t *s);
+/* Write it to server::result_file (relative: next to the game log, else the text log,
+ * else the working directory) through a temporary file and rename(2). The path written
+ * goes to path (may be NULL). 0, or -1 (logged). */
+int  sim_resjson_write(const sim_t *s, struct json_t *res, char *path, size_t len);
+
+/* ---- sim_reset.c ---- */
+/* A trainer/operator (reset) was applied this turn: the world back to its start (clock,
+ * score, positions, stamina, the original seed), connected players on the field again,
+ * a new episode; the process state that follows the world too. */
+int  sim_reset_pending(const sim_t *s);
+void sim_reset(sim_t *s);
 
 /* ---- sim_publish.c ---- */
 /* Event sink for the world: appends to the region's event ring (ctx = region). */

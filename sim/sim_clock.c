@@ -1,7 +1,9 @@
 /* sim_clock.c -- when the next step happens. Real time: step k at the absolute deadline
  * epoch + k*step on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME), so nothing drifts;
  * a sim more than SIM_MAX_BEHIND steps late skips the missed slots instead of bursting.
- * Synch mode: as soon as every active player sent (done), or after synch_timeout ms. */
+ * Synch mode: as soon as every active player sent (done), or after synch_timeout ms
+ * (server::synch_miss_policy skip and forfeit; wait keeps waiting), counting each late
+ * client's misses; the server never exits because a client is slow. */
 #include <errno.h>
 #include <time.h>
 #include "sim.h"
@@ -65,17 +67,33 @@ static void wait_real_time(sim_t *s)
     s->slot = k;
 }
 
-/* the first client index sim_clock_all_done is still waiting for (-1 none) */
-static int first_late(const shm_region_sh_t *r, uint64_t step)
+/* The misses of a wait for step that ended (everybody done) or ran out of time: each
+ * waited client without (done) gets one and its run grows, the others' runs end
+ * (region runner part, for /status and result.json). Under the forfeit policy a
+ * player's run reaching server::synch_miss_limit makes its team forfeit. */
+static void count_misses(sim_t *s, uint64_t step)
 {
+    shm_region_sh_t *r = s->shm.r;
+    int limit = conf_int(&s->conf, SP_synch_miss_limit);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        const shm_client_sh_t *c = &r->client[i];
-        if (atomic_load_explicit(&c->state, memory_order_acquire) == CLIENT_ST_ACTIVE
-            && (i < SHM_MAX_PLAYERS || c->eye_on)
-            && atomic_load_explicit(&c->done_step, memory_order_acquire) < step)
-            return i;
+        shm_client_stat_sh_t *st = &r->runner.client[i];
+        if (!shm_synch_waits_for(r, i))
+            continue;
+        if (atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) >= step) {
+            st->miss_run = 0;
+            continue;
+        }
+        st->misses++;
+        r->runner.misses++;
+        if (++st->miss_run > st->miss_run_max)
+            st->miss_run_max = st->miss_run;
+        if (s->runner.miss_policy == SIM_MISS_FORFEIT && i < SHM_MAX_PLAYERS
+            && (int)st->miss_run >= limit && !s->runner.forfeit_side) {
+            s->runner.forfeit_side = i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+            log_warn("player %c %d missed %u cycles in a row: its team forfeits",
+                     i < SHM_TEAM_SIZE ? 'l' : 'r', i % SHM_TEAM_SIZE + 1, st->miss_run);
+        }
     }
-    return -1;
 }
 
 static void wait_synch(sim_t *s)
@@ -94,17 +112,27 @@ static void wait_synch(sim_t *s)
             return;
         }
         if (done) {
+            count_misses(s, step); /* ends the runs of those who made it */
             /* while the game time is 0 each cycle lasts at least 50 ms, as the reference
              * delays each (think) then, so that the other clients can connect before
-             * auto mode's connect_wait runs out (spec player-sim.md 7.3) */
-            if (s->world.time <= 0)
+             * auto mode's connect_wait runs out (spec player-sim.md 7.3); not after a
+             * (reset): the clients are there, and training wants the cycles */
+            if (s->world.time <= 0 && s->world.episode == 0)
                 sim_clock_wait_until(s, s->last_step_ns + SIM_SYNCH_TIME0_NS);
             return;
         }
         int64_t now = shm_now_ns();
         if (now - start >= timeout) {
+            int late = shm_synch_first_late(r, step, NULL);
+            count_misses(s, step);
+            if (s->runner.miss_policy == SIM_MISS_WAIT && !s->runner.forfeit_side) {
+                log_info("waiting for a (done) (step %llu, first late client %d)",
+                         (unsigned long long)step, late);
+                start = now; /* one more miss per synch_timeout, never a step without it */
+                continue;
+            }
             log_info("someone missed a cycle (step %llu, first late client %d)",
-                     (unsigned long long)step, first_late(r, step));
+                     (unsigned long long)step, late);
             return;
         }
         if (now - last_reap >= SIM_REAP_SLICE_NS) {

@@ -93,8 +93,11 @@ static void cmd_move(sim_world_t *w, int idx, sim_player_t *p, const shm_cmd_sh_
 {
     double x = c->d[0], y = c->d[1];
     int pm = w->play_mode, side = p->sh.side;
-    if (p->body_used || !isfinite(x) || !isfinite(y) || fabs(x) > 1.0e6 || fabs(y) > 1.0e6)
+    if (p->body_used || !isfinite(x) || !isfinite(y))
         return;
+    /* kept on the pitch plus its margin (issue 12: no move to 5.8e17 m) */
+    x = sim_bound(-SIM_PLACE_MAX_X, x, SIM_PLACE_MAX_X);
+    y = sim_bound(-SIM_PLACE_MAX_Y, y, SIM_PLACE_MAX_Y);
     if (pm == PM_BEFORE_KICK_OFF || pm == PM_GOAL_L || pm == PM_GOAL_R) {
         if (pm == PM_BEFORE_KICK_OFF && conf_bool(w->conf, SP_forbid_kick_off_offside)
             && x >= -sim_player_ptype(w, p)->player_size)

@@ -20,6 +20,24 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* A position a command gives: on the pitch plus its margin (NaN was refused before). */
+static void place_clamp(double *x, double *y)
+{
+    *x = clampd(*x, -SIM_PLACE_MAX_X, SIM_PLACE_MAX_X);
+    *y = clampd(*y, -SIM_PLACE_MAX_Y, SIM_PLACE_MAX_Y);
+}
+
+/* A velocity a command gives: no faster than the object can move (the physics caps an
+ * accelerated object there too), so one step cannot carry it off the pitch for good. */
+static void speed_clamp(double *vx, double *vy, double max)
+{
+    double v = sqrt(*vx * *vx + *vy * *vy);
+    if (v > max && v > 0.0) {
+        *vx *= max / v;
+        *vy *= max / v;
+    }
+}
+
 /* ---- control records ------------------------------------------------------------- */
 static int ctrl_player_index(int side, int unum)
 {
@@ -34,9 +52,11 @@ static void ctrl_move_ball(sim_world_t *w, const shm_cmd_sh_t *c)
         return;
     w->ball.x = c->d[0];
     w->ball.y = c->d[1];
+    place_clamp(&w->ball.x, &w->ball.y);
     int vel = (c->flags & 1u) && isfinite(c->d[2]) && isfinite(c->d[3]);
     w->ball.vx = vel ? c->d[2] : 0.0;
     w->ball.vy = vel ? c->d[3] : 0.0;
+    speed_clamp(&w->ball.vx, &w->ball.vy, cr(w, SP_ball_speed_max));
     w->ball.ax = w->ball.ay = 0.0;
     w->catcher = -1;
 }
@@ -60,12 +80,14 @@ static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
         s->x = c->d[0];
     if (what & 2u)
         s->y = c->d[1];
+    place_clamp(&s->x, &s->y);
     if (what & 4u)
         s->body = angle_norm(deg2rad(clampd(c->d[2], cr(w, SP_minmoment), cr(w, SP_maxmoment))));
     w->pl[idx].body_next = s->body; /* a move sets the pending body angle too */
     int keep = (c->flags & (1u << 13)) != 0;
     s->vx = (what & 8u) ? c->d[3] : keep ? s->vx : 0.0;
     s->vy = (what & 16u) ? c->d[4] : keep ? s->vy : 0.0;
+    speed_clamp(&s->vx, &s->vy, sim_player_ptype(w, &w->pl[idx])->player_speed_max);
     if (w->catcher == idx)
         w->catcher = -1;
     sim_collide(w); /* overlaps resolved at once, as after a player's move */
@@ -75,6 +97,7 @@ static void ctrl_move_player(sim_world_t *w, const shm_cmd_sh_t *c)
 static void ctrl_foul(sim_world_t *w, const shm_cmd_sh_t *c)
 {
     double x = isfinite(c->d[0]) ? c->d[0] : 0.0, y = isfinite(c->d[1]) ? c->d[1] : 0.0;
+    place_clamp(&x, &y);
     if (c->i == 0)
         sim_referee_drop_ball(w, x, y);
     else
@@ -153,6 +176,7 @@ void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side)
     case SHM_CMD_COACH_SAY:    ctrl_say(w, c, side); break;
     case SHM_CMD_RAW:          sim_world_textlog(w, side, 0, c); break;
     case SHM_CMD_SHUTDOWN:     w->shutdown = 1; break;
+    case SHM_CMD_RESET:        w->reset_req |= side == 0; break; /* trainer, operators */
     default:                   break;
     }
 }

@@ -33,11 +33,15 @@ static void sim_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+/* 0 to run, 1 when help was printed (exit 0), -1 on a configuration error (exit 1).
+ * The buffer holds a whole module::help listing (every parameter, one line each). */
 static int sim_conf(sim_t *s, int argc, char **argv)
 {
-    char err[CONF_ERR_LEN];
+    static char err[SIM_HELP_LEN];
     err[0] = '\0';
-    int rc = conf_load(&s->conf, argc, argv, err, sizeof err);
+    int rc = sim_runner_conf(&s->conf, argc, argv, err, sizeof err);
+    if (rc == 2) /* --print-config: printed */
+        return 1;
     if (rc < 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
@@ -46,7 +50,7 @@ static int sim_conf(sim_t *s, int argc, char **argv)
         fputs(err, stdout);
         if (err[0] && err[strlen(err) - 1] != '\n')
             fputc('\n', stdout);
-        return -1;
+        return 1;
     }
     if (conf_bool(&s->conf, SP_verbose))
         log_level = LOG_DEBUG;
@@ -88,26 +92,41 @@ static void fill_region(sim_t *s)
     s->step_ns = (ms > 0 ? ms : 100) * 1000000LL;
     r->hdr.step_ns = s->step_ns;
     r->hdr.random_seed = s->seed;
+    r->rec.start_time = (int64_t)s->start_time; /* log names and the result block agree */
     r->hdr.n_gateways = (uint32_t)clamp_gateways(&s->conf);
     r->hdr.sim_pid = (int32_t)getpid();
 }
 
+/* 0, or the exit status: 1 (error), SIM_EXIT_BIND (the name or a port is another
+ * server's, or another user's) */
 static int sim_region(sim_t *s)
 {
     char name[SHM_NAME_LEN], err[SHM_ERR_LEN];
     const char *cn = conf_str(&s->conf, SP_shm_name);
     if (strlen(cn) >= sizeof name) {
         fprintf(stderr, "server::shm_name is longer than %d characters\n", SHM_NAME_LEN - 1);
-        return -1;
+        return 1;
     }
     if (cn[0] != '\0')
         memcpy(name, cn, strlen(cn) + 1);
     else
         shm_default_name(conf_int(&s->conf, SP_port), name, sizeof name);
-    if (shm_region_create(&s->shm, name, err, sizeof err) < 0) {
+    unsigned held = 0;
+    for (int i = 0; i < 3; i++)
+        held |= s->runner.resv_fd[i] >= 0 ? 1u << i : 0u;
+    int rc = sim_guard_take(&s->guard, &s->conf, name, held, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", err);
-        return -1;
+        return rc;
     }
+    rc = shm_region_create(&s->shm, name, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", err);
+        return rc == SHM_CONFLICT ? SIM_EXIT_BIND : 1;
+    }
+    if (s->shm.reclaimed_pid != 0)
+        log_info("shm %s: replaced the region a dead server left (pid %d)", name,
+                 (int)s->shm.reclaimed_pid);
     fill_region(s);
     sim_world_init(&s->world, &s->conf, &s->shm.r->ptypes, s->seed);
     s->world.emit = sim_publish_emit;
@@ -195,23 +214,30 @@ static void sim_match_flow(sim_t *s)
     fflush(stdout);
 }
 
-/* one cycle: clients, commands, step, publish */
+/* one cycle: clients, commands, step (or a reset), publish */
 static void sim_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
+    sim_proc_tick(&s->proc);
     sim_proc_wait_recorder(&s->proc, r);
-    sim_proc_wait_monitors(&s->proc, r); /* perf (issue 14): every frame to every monitor */
+    sim_proc_wait_monitors(&s->proc, r); /* every frame to every monitor */
+    int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);
     sim_cmd_drain(&s->world, r);
-    sim_step(&s->world);
-    sim_match_flow(s);
+    if (sim_reset_pending(s)) {
+        sim_reset(s);
+    } else {
+        sim_step(&s->world);
+        sim_match_flow(s);
+    }
     if (s->world.play_mode != pm)
         log_debug("time %d: %s", s->world.time, playmode_name(s->world.play_mode));
     sim_publish(&s->world, r);
     sim_world_end_cycle(&s->world);
     s->last_step_ns = shm_now_ns();
+    sim_runner_after_turn(s, t0);
 }
 
 static void sim_run(sim_t *s)
@@ -219,9 +245,11 @@ static void sim_run(sim_t *s)
     log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
              s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
              conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
-    while (!sim_stop_flag && !s->world.shutdown && !s->game_over) {
+    while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !s->proc.fatal
+           && !sim_runner_over(s)) {
+        sim_runner_poll(s);
         sim_clock_wait_next(s);
-        if (sim_stop_flag)
+        if (sim_stop_flag || s->proc.fatal || sim_runner_over(s))
             break;
         sim_turn(s);
     }
@@ -236,11 +264,12 @@ static void sim_finalize(sim_t *s)
     sim_result_print(stdout, why, &s->world, s->shm.r, s->start_time);
 }
 
-static void sim_shutdown(sim_t *s)
+static int sim_shutdown(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     log_info("shutting down at time %d", s->world.time);
     sim_finalize(s);
+    int rc = sim_runner_finish(s);
     atomic_store(&r->hdr.shutdown, 1);
     for (uint32_t g = 0; g < SHM_MAX_GATEWAYS; g++)
         shm_sem_post(&r->netgw[g].cycle_sem);
@@ -249,25 +278,31 @@ static void sim_shutdown(sim_t *s)
     shm_sem_post(&r->hdr.done_sem);
     sim_proc_stop(&s->proc);
     shm_region_destroy(&s->shm);
+    sim_runner_close(s);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     static sim_t sim; /* large (configuration, world): not on the stack */
     log_init("rcssserver", LOG_INFO);
-    if (sim_conf(&sim, argc, argv) < 0)
-        return 1;
+    int rc = sim_conf(&sim, argc, argv);
+    if (rc != 0)
+        return rc < 0 ? SIM_EXIT_CONFIG : SIM_EXIT_OK;
+    if ((rc = sim_runner_init(&sim)) != SIM_EXIT_OK)
+        return rc;
     sim.start_time = time(NULL);
     sim_banner(&sim);
     sim_signals();
-    if (sim_region(&sim) < 0)
-        return 1;
+    if ((rc = sim_region(&sim)) != 0)
+        return rc;
+    sim_runner_region(&sim);
     if (sim_gateways(&sim) < 0) {
         sim_proc_stop(&sim.proc);
         shm_region_destroy(&sim.shm);
         return 1;
     }
     sim_run(&sim);
-    sim_shutdown(&sim);
-    return 0;
+    rc = sim_shutdown(&sim);
+    return sim.proc.fatal ? sim.proc.fatal : rc; /* a gateway that could not run wins */
 }

@@ -1,7 +1,8 @@
 /* sim_proc.c -- the children: fork+exec of rcss-netgw (one per index), rcss-monitorgw
  * and, when a game or text log is on, rcss-recorder; pids in the region's process slots,
- * reaping and restarting a dead one at once (at most 5 times a second, never giving up),
- * and stopping them at exit. Nothing is spawned with server::spawn_gateways=false
+ * reaping and restarting a dead one at once (at most 5 times a second; a child that
+ * cannot run stops the server instead), the watchdog that kills a hung one, and
+ * stopping them at exit. Nothing is spawned with server::spawn_gateways=false
  * (systemd starts them). Also the synch-mode wait for a recorder that fell behind. */
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include "sim.h"
 #include "log.h"
 #include "logpath.h"
+#include "shm_gateway.h"
 
 #define NETGW_BIN "rcss-netgw"
 #define MGW_BIN   "rcss-monitorgw"
@@ -73,7 +75,10 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
     int logs = conf_bool(c, SP_game_logging) || conf_bool(c, SP_text_logging);
     memset(p, 0, sizeof *p);
     snprintf(p->shm_name, sizeof p->shm_name, "%s", shm_name);
+    snprintf(p->instance, sizeof p->instance, "%016llx", (unsigned long long)r->hdr.instance_id);
     p->spawn = conf_bool(c, SP_spawn_gateways);
+    int tmo = conf_int(c, SP_gateway_timeout_ms);
+    p->timeout_ns = tmo > 0 ? (int64_t)tmo * 1000000LL : 0;
     for (int i = 0; i < n_netgw; i++) {
         p->gw[i].slot = &r->netgw[i];
         p->gw[i].index = i;
@@ -120,11 +125,13 @@ static void exec_gateway(const sim_proc_t *p, const sim_gw_t *g, pid_t parent)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    char *argv[8] = { (char *)gw_bin(g), "--shm", (char *)p->shm_name, NULL };
+    /* --instance: the child takes only this sim's region, never a newer one of the name */
+    char *argv[10] = { (char *)gw_bin(g), "--shm", (char *)p->shm_name, "--instance",
+                       (char *)p->instance, NULL };
     if (g->index >= 0) {
-        argv[3] = "--index";
-        argv[4] = idx;
-        argv[5] = NULL;
+        argv[5] = "--index";
+        argv[6] = idx;
+        argv[7] = NULL;
     }
     execv(path, argv);
     _exit(127);
@@ -183,25 +190,97 @@ static void describe_exit(int st, char *buf, size_t len)
         snprintf(buf, len, "exit status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+static const char *gw_name(const sim_gw_t *g, char *buf, size_t len)
+{
+    if (g->index >= 0)
+        snprintf(buf, len, "%s %d", gw_bin(g), g->index);
+    else
+        snprintf(buf, len, "%s", gw_bin(g));
+    return buf;
+}
+
+/* A child that cannot run must not be restarted in a loop: one that says so (exit
+ * status SHM_GW_EXIT_CONFLICT: its ports are taken, the region is not its sim's) stops
+ * the server at once with that status; one that keeps dying right after its start
+ * stops it after SIM_QUICK_DEATHS tries. A child the watchdog killed is just replaced. */
+static void reaped(sim_proc_t *p, sim_gw_t *g, pid_t pid, int st)
+{
+    char why[48], name[48];
+    describe_exit(st, why, sizeof why);
+    gw_name(g, name, sizeof name);
+    atomic_store(&g->slot->state, PROC_ST_EXITED);
+    atomic_store(&g->slot->pid, 0);
+    g->pending = 1;
+    if (g->killed_pid == pid) {
+        g->killed_pid = 0;
+        g->quick_deaths = 0;
+        return;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == SHM_GW_EXIT_CONFLICT) {
+        if (!p->fatal)
+            log_err("%s (pid %d) cannot run (see its message above): stopping the server",
+                    name, (int)pid);
+        p->fatal = SIM_EXIT_BIND;
+        return;
+    }
+    log_warn("%s (pid %d) died: %s", name, (int)pid, why);
+    if (shm_now_ns() - g->last_spawn_ns >= SIM_QUICK_DEATH_NS) {
+        g->quick_deaths = 0;
+    } else if (++g->quick_deaths >= SIM_QUICK_DEATHS && !p->fatal) {
+        log_err("%s died within a second of its start %d times in a row: stopping the "
+                "server", name, g->quick_deaths);
+        p->fatal = 1;
+    }
+}
+
+/* The watchdog: a child whose heartbeat is older than the timeout (a new one: older
+ * than its start plus SIM_GW_GRACE_NS more) is hung, e.g. stopped; SIGKILL, and it is
+ * reaped and replaced like a dead one (its clients are taken back on their ports). */
+static void watch(sim_proc_t *p)
+{
+    if (p->timeout_ns <= 0)
+        return;
+    int64_t now = shm_now_ns();
+    for (int i = 0; i < p->n; i++) {
+        sim_gw_t *g = &p->gw[i];
+        pid_t pid = atomic_load(&g->slot->pid);
+        if (pid <= 0 || pid == g->killed_pid)
+            continue;
+        int64_t beat = atomic_load(&g->slot->heartbeat_ns);
+        int64_t limit = p->timeout_ns;
+        if (p->spawn && beat < g->last_spawn_ns) { /* not one beat from this process yet */
+            beat = g->last_spawn_ns;
+            limit += SIM_GW_GRACE_NS;
+        }
+        if (beat <= 0 || now - beat <= limit)
+            continue;
+        char name[48];
+        log_warn("%s (pid %d) silent for %lld ms: killed, to be replaced",
+                 gw_name(g, name, sizeof name), (int)pid, (long long)((now - beat) / 1000000));
+        g->killed_pid = pid;
+        kill(pid, SIGKILL);
+    }
+}
+
+void sim_proc_tick(sim_proc_t *p)
+{
+    if (shm_now_ns() - p->last_tick_ns >= SIM_REAP_SLICE_NS)
+        sim_proc_reap(p);
+}
+
 void sim_proc_reap(sim_proc_t *p)
 {
     int st;
     pid_t pid;
+    p->last_tick_ns = shm_now_ns();
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
         sim_gw_t *g = find_pid(p, pid);
-        if (!g)
-            continue;
-        char why[48];
-        describe_exit(st, why, sizeof why);
-        atomic_store(&g->slot->state, PROC_ST_EXITED);
-        atomic_store(&g->slot->pid, 0);
-        g->pending = 1;
-        if (g->index >= 0)
-            log_warn("%s %d (pid %d) died: %s", gw_bin(g), g->index, (int)pid, why);
-        else
-            log_warn("%s (pid %d) died: %s", gw_bin(g), (int)pid, why);
+        if (g)
+            reaped(p, g, pid, st);
     }
-    if (!p->spawn || sim_stop_flag)
+    if (!sim_stop_flag)
+        watch(p);
+    if (!p->spawn || sim_stop_flag || p->fatal)
         return;
     int64_t now = shm_now_ns();
     for (int i = 0; i < p->n; i++) {

@@ -30,7 +30,9 @@ void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snaps
     s->time = w->time;
     s->stoppage = w->stoppage;
     s->play_mode = w->play_mode;
+    s->episode = w->episode;
     s->catcher = w->catcher >= 0 && w->catcher < SHM_MAX_PLAYERS ? w->catcher + 1 : 0;
+    s->pen_coin = w->ref.pen_coin;
     for (int k = 0; k < 2; k++) {
         s->score[k] = w->score[k];
         s->pen_score[k] = w->pen_score[k];

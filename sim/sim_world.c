@@ -12,6 +12,7 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
 {
     memset(w, 0, sizeof *w);
     w->conf = c;
+    w->seed = seed;
     if (types)
         w->types = *types;
     if (w->types.count == 0) /* no generated types: type 0 only, from the defaults */

@@ -37,6 +37,10 @@
 #define SIM_PENALTY_L      16.5
 #define SIM_PENALTY_HALF_W 20.16
 #define SIM_GOAL_WAIT      50      /* steps in goal_l/r before the kick-off */
+/* a command that places an object (player move, trainer move, monitor dispplayer and
+ * dispfoul) keeps it on the pitch plus the reference's 5 m margin */
+#define SIM_PLACE_MAX_X    (SIM_PITCH_HALF_L + 5.0)
+#define SIM_PLACE_MAX_Y    (SIM_PITCH_HALF_W + 5.0)
 
 typedef struct sim_ball {
     double x, y, vx, vy;            /* m, m/cycle */
@@ -134,6 +138,9 @@ typedef struct sim_world {
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
     sim_ref_t       ref;            /* the referee's state (sim_ref.h) */
+    uint64_t        seed;           /* the seed the world was started with (resets) */
+    uint32_t        episode;        /* resets so far (published with each snapshot) */
+    int             reset_req;      /* a (reset) was received: the process resets */
 } sim_world_t;
 
 /* ---- sim_world.c ---- */
@@ -163,6 +170,11 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl);
 void sim_world_end_cycle(sim_world_t *w);
 /* Deterministic 64-bit digest of the world state (tests, logs). */
 uint64_t sim_world_digest(const sim_world_t *w);
+
+/* The world back to its start (sim_reset.c): what sim_world_init gives for the same
+ * configuration, types and seed, with the events sink, team names and the connected
+ * players of cl (enabled as when they joined) kept, and the episode counted. */
+void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl);
 
 /* ---- sim_cmd.c ---- */
 /* Apply one command record of player idx (command time: slot rules, immediate effects). */

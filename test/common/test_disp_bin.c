@@ -235,3 +235,86 @@ Test(disp_bin, player_type_layout)
     EXPECT_BYTES(56, 0x00, 0x01, 0x4c, 0xcd);
     cr_expect(all_zero(60, 88), "seven spare longs");
 }
+
+/* ---- reading back ---------------------------------------------------------------------
+ * Each struct read back and written again gives the same bytes; the values come back at
+ * the struct's precision (v1: x 16 and whole degrees; v2/v3: x 65536). */
+Test(disp_bin, showinfo_read_back)
+{
+    static disp_show_t back;
+    uint8_t again[DISP_SHOWINFO_SIZE];
+    sample_show();
+    disp_bin_showinfo(&show, out);
+    disp_bin_read_showinfo(out, &back);
+    disp_bin_showinfo(&back, again);
+    cr_expect_eq(memcmp(out, again, DISP_SHOWINFO_SIZE), 0);
+    cr_expect_eq(back.time, 1234);
+    cr_expect_eq(back.pmode, 3);
+    cr_expect_str_eq(back.team[0], "HELIOS");
+    cr_expect_eq(back.score[1], 1);
+    cr_expect_eq(back.bx, 16 / 16.0, "1.03 x 16 rounds to 16");
+    cr_expect_eq(back.player[0].x, -802 / 16.0);
+    cr_expect_eq(back.player[0].state, 0x9u, "16 bits of the flags");
+    cr_expect_eq(back.player[0].enabled, 1);
+    cr_expect(fabs(back.player[0].body - M_PI / 2) < 1e-12, "90 degrees");
+    cr_expect_eq(back.player[12].side, -1);
+    cr_expect_eq(back.player[12].unum, 2);
+}
+
+Test(disp_bin, showinfo2_and_short_showinfo2_read_back)
+{
+    static disp_show_t back;
+    uint8_t again[DISP_SHOWINFO2_SIZE];
+    sample_show();
+    disp_bin_showinfo2(&show, out);
+    disp_bin_read_showinfo2(out, &back);
+    disp_bin_showinfo2(&back, again);
+    cr_expect_eq(memcmp(out, again, DISP_SHOWINFO2_SIZE), 0);
+    cr_expect_eq(back.player[0].type, 3);
+    cr_expect_eq(back.player[0].y, -3309568 / 65536.0);
+    cr_expect_eq(back.player[0].effort, 52429 / 65536.0);
+    cr_expect_eq(back.player[0].count[DISP_CNT_CHANGE_VIEW], 8u);
+    cr_expect_eq(back.player[0].view_high, 0);
+    cr_expect(fabs(back.player[1].view_width - 90.0) < 1e-9, "degrees again");
+    /* the short form keeps the play mode and teams the caller has (v3 log chunks) */
+    disp_bin_short_showinfo2(&show, out);
+    memset(&back, 0, sizeof back);
+    back.pmode = 7;
+    strcpy(back.team[0], "X");
+    disp_bin_read_short_showinfo2(out, &back);
+    cr_expect_eq(back.pmode, 7);
+    cr_expect_str_eq(back.team[0], "X");
+    cr_expect_eq(back.time, 1234);
+    disp_bin_short_showinfo2(&back, again);
+    cr_expect_eq(memcmp(out, again, DISP_SHORT_SHOWINFO2_SIZE), 0);
+}
+
+Test(disp_bin, msginfo_and_params_read_back)
+{
+    char text[DISP_MSG_TEXT_MAX + 1];
+    disp_bin_msginfo(2, "(referee play_on)", out);
+    cr_expect_eq(disp_bin_read_msginfo(out, text, sizeof text), 2);
+    cr_expect_str_eq(text, "(referee play_on)");
+    /* a message that fills all 2048 chars (no NUL, as the reference may write) */
+    memset(out + 2, 'a', DISP_MSG_TEXT_MAX);
+    disp_bin_read_msginfo(out, text, sizeof text);
+    cr_expect_eq(strlen(text), (size_t)DISP_MSG_TEXT_MAX);
+
+    /* the parameters the structs carry, at their precision (derived fields -- control
+     * width, kickable area, the step lcm -- and constants are not read back) */
+    static conf_t c, back;
+    conf_defaults(&c);
+    conf_defaults(&back);
+    back.num[SP_half_time] = 1;
+    back.num[SP_goal_width] = 1;
+    disp_bin_server_params(&c, out);
+    disp_bin_read_server_params(out, &back);
+    cr_expect_eq(conf_int(&back, SP_half_time), 300);
+    cr_expect_eq(conf_real(&back, SP_goal_width), 918814 / 65536.0, "truncated x 65536");
+    cr_expect_eq(conf_real(&back, SP_ball_decay), (int)(0.94 * 65536) / 65536.0);
+    cr_expect_eq(conf_bool(&back, SP_use_offside), 1);
+    disp_bin_player_params(&c, out);
+    disp_bin_read_player_params(out, &back);
+    cr_expect_eq(conf_int(&back, PP_player_types), 18);
+    cr_expect_eq(conf_real(&back, PP_player_decay_delta_max), (int)(0.1 * 65536 + 0.5) / 65536.0);
+}

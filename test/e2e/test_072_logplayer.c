@@ -2,7 +2,8 @@
  * replayed to UDP monitors of versions 3-5 (the log's parameter lines, the team graphics
  * so far, then frames encoded as live ones: (show T (pm N) (tm ...) ...)), under the
  * commands of its stdin: step, back, jump, play, pause, reverse, faster, slower, first,
- * last, quit; monitors' (dispstart) and (dispbye); refusals and bad input. */
+ * last, quit; monitors' (dispstart) and (dispbye); refusals and bad input. (Every other
+ * monitor and log version: test_076; the page: test_077.) */
 #include <criterion/criterion.h>
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 
 #include "e2e.h"
 #include "e2e_logs.h"
+#include "e2e_lp.h"
 #include "e2e_trainer.h"
 #include "rcg.h"
 
@@ -27,13 +29,19 @@ static int starts(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-typedef struct lp_proc {
-    pid_t pid;
-    int   in;            /* its stdin */
-    int   out;           /* its stdout */
-    int   port;
-    char  line[1024];
-} lp_proc_t;
+/* the first line of text that starts with prefix, without its newline (static) */
+static const char *log_line(const char *text, const char *prefix)
+{
+    static char line[65536];
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (starts(l, prefix)) {
+            size_t n = strcspn(l, "\n");
+            snprintf(line, sizeof line, "%.*s", (int)n, l);
+            return line;
+        }
+    }
+    return "";
+}
 
 static const char *tile = "(team_graphic (0 0 \"8 8 1 1\" \"a c #FF0000\" \"aaaaaaaa\" "
                           "\"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" "
@@ -66,95 +74,12 @@ static void record_match(e2e_logdir_t *d, char *path, size_t len)
     cr_assert_eq(e2e_logdir_find(d, ".rcg", path, len), 1);
 }
 
-static int free_port(void)
+/* a command and the status line that answers it */
+static const char *lp_cmd(e2e_lp_t *lp, const char *cmd)
 {
-    int fd = e2e_udp_open();
-    struct sockaddr_in a;
-    socklen_t l = sizeof a;
-    getsockname(fd, (struct sockaddr *)&a, &l);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int lp_start(lp_proc_t *lp, const char *file, const char *extra)
-{
-    int in[2], out[2];
-    char exe[512], port[16];
-    const char *bindir = getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin";
-    snprintf(exe, sizeof exe, "%s/rcss-logplayer", bindir);
-    lp->port = free_port();
-    snprintf(port, sizeof port, "%d", lp->port);
-    cr_assert_eq(pipe(in), 0);
-    cr_assert_eq(pipe(out), 0);
-    lp->pid = fork();
-    if (lp->pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[1]);
-        close(out[0]);
-        if (extra)
-            execl(exe, exe, "--port", port, "--bind", "127.0.0.1", extra, file, (char *)NULL);
-        else
-            execl(exe, exe, "--port", port, "--bind", "127.0.0.1", file, (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    lp->in = in[1];
-    lp->out = out[0];
-    return lp->pid > 0 ? 0 : -1;
-}
-
-/* the next line of its stdout within ms (into lp->line), or NULL */
-static const char *lp_line(lp_proc_t *lp, int ms)
-{
-    size_t n = 0;
-    double end = e2e_now_ms() + ms;
-    while (n + 1 < sizeof lp->line) {
-        struct pollfd p = { lp->out, POLLIN, 0 };
-        int left = (int)(end - e2e_now_ms());
-        if (left <= 0 || poll(&p, 1, left) <= 0)
-            return NULL;
-        if (read(lp->out, lp->line + n, 1) != 1)
-            return NULL;
-        if (lp->line[n] == '\n') {
-            lp->line[n] = '\0';
-            return lp->line;
-        }
-        n++;
-    }
-    return NULL;
-}
-
-/* send a command; the status line that answers it */
-static const char *lp_cmd(lp_proc_t *lp, const char *cmd)
-{
-    char l[128];
-    snprintf(l, sizeof l, "%s\n", cmd);
-    cr_assert_eq(write(lp->in, l, strlen(l)), (ssize_t)strlen(l));
-    const char *r;
-    while ((r = lp_line(lp, 3000)) && strncmp(r, "a monitor", 9) == 0)
-        ;
+    const char *r = e2e_lp_cmd(lp, cmd);
     cr_assert_not_null(r, "no answer to %s", cmd);
     return r;
-}
-
-static int lp_wait(lp_proc_t *lp)
-{
-    int st = 0;
-    double end = e2e_now_ms() + 3000;
-    while (waitpid(lp->pid, &st, WNOHANG) == 0) {
-        if (e2e_now_ms() > end) {
-            kill(lp->pid, SIGKILL);
-            waitpid(lp->pid, &st, 0);
-            return -1;
-        }
-        usleep(10000);
-    }
-    close(lp->in);
-    close(lp->out);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* the time of the next (show ...) to monitor fd, -1 if none within ms */
@@ -178,24 +103,27 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     record_match(&d, path, sizeof path);
     rcg_t g;
     cr_assert_eq(rcg_read_file(path, &g, err, sizeof err), 0, "%s", err);
+    char *text = e2e_read_file(path, NULL);
+    cr_assert_not_null(text);
 
-    lp_proc_t lp;
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    const char *l = lp_line(&lp, 5000);
+    e2e_lp_t lp;
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    const char *l = e2e_lp_line(&lp, 5000);
     cr_assert_not_null(l);
     cr_expect_not_null(strstr(l, ": version 6, "), "%s", l);
     cr_expect_not_null(strstr(l, "random seed "), "%s", l);
 
-    /* a v5 monitor: the log's parameter lines, the tile so far, the first frame */
+    /* a v5 monitor: the log's parameter lines (written again from the parameters read:
+     * the same bytes), the tile so far, the first frame */
     int m5 = e2e_udp_open(), mport = 0;
     e2e_send(m5, lp.port, "(dispinit version 5)");
     cr_assert_gt(e2e_recv_prefix(m5, "(server_param ", buf, sizeof buf, 3000, &mport), 0);
     cr_expect_neq(mport, lp.port, "served from a socket of its own");
-    cr_expect_str_eq(buf, g.server_param);
+    cr_expect_str_eq(buf, log_line(text, "(server_param "));
     cr_assert_gt(e2e_recv_prefix(m5, "(player_param ", buf, sizeof buf, 1000, NULL), 0);
-    cr_expect_str_eq(buf, g.player_param);
+    cr_expect_str_eq(buf, log_line(text, "(player_param "));
     cr_assert_gt(e2e_recv_prefix(m5, "(player_type ", buf, sizeof buf, 1000, NULL), 0);
-    cr_expect_str_eq(buf, g.player_type[0]);
+    cr_expect_str_eq(buf, log_line(text, "(player_type "));
     cr_assert_gt(e2e_recv_prefix(m5, "(msg ", buf, sizeof buf, 1000, NULL), 0);
     cr_expect(starts(buf, "(msg 0 1 \"(team_graphic_l (0 0 \"8 8 1 1\" "), "%s", buf);
     cr_assert_gt(e2e_recv_prefix(m5, "(show ", buf, sizeof buf, 1000, NULL), 0);
@@ -234,7 +162,7 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     cr_expect_not_null(strstr(lp_cmd(&lp, "last"), want));
     cr_expect_not_null(strstr(lp_cmd(&lp, "bogus 1 2"), "error: "));
 
-    /* a late v3 monitor: its own version, the tile too; a v1 monitor is refused */
+    /* a late v3 monitor: its own version, the tile too; a version nobody has is refused */
     int m3 = e2e_udp_open();
     e2e_send(m3, lp.port, "(dispinit version 3)");
     int m3port = 0;
@@ -242,7 +170,7 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     cr_assert_gt(e2e_recv_prefix(m3, "(show ", buf, sizeof buf, 1000, &m3port), 0);
     cr_expect_null(strstr(buf, "(fp "), "a version 3 frame");
     int m1 = e2e_udp_open();
-    e2e_send(m1, lp.port, "(dispinit)");
+    e2e_send(m1, lp.port, "(dispinit version 7)");
     cr_assert_gt(e2e_recv(m1, buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(error illegal_client_version)");
     e2e_send(m1, lp.port, "garbage \x01\x02");
@@ -258,10 +186,11 @@ Test(logplayer, replays_with_every_control, .timeout = 90)
     cr_expect_eq(next_show(m3, 400), -1, "after dispbye nothing more");
 
     lp_cmd(&lp, "quit");
-    cr_expect_eq(lp_wait(&lp), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 0);
     close(m1);
     close(m3);
     close(m5);
+    free(text);
     rcg_free(&g);
     e2e_logdir_remove(&d);
 }
@@ -275,14 +204,15 @@ Test(logplayer, refuses_what_is_not_a_log, .timeout = 30)
     FILE *f = fopen(path, "w");
     fputs("this is not a log\n", f);
     fclose(f);
-    lp_proc_t lp;
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    cr_expect_eq(lp_wait(&lp), 1);
+    e2e_lp_t lp;
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 1);
     snprintf(path, sizeof path, "%s/none.rcg", d.dir);
-    cr_assert_eq(lp_start(&lp, path, NULL), 0);
-    cr_expect_eq(lp_wait(&lp), 1);
-    cr_assert_eq(lp_start(&lp, path, "--bogus"), 0);
-    cr_expect_eq(lp_wait(&lp), 2);
+    cr_assert_eq(e2e_lp_start(&lp, path, NULL), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 1);
+    const char *bogus[] = { "--bogus", NULL };
+    cr_assert_eq(e2e_lp_start(&lp, path, bogus), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 2);
     e2e_logdir_remove(&d);
 }
 
@@ -300,19 +230,22 @@ Test(logplayer, plays_a_cut_log_on_its_own, .timeout = 60)
     fwrite(text, 1, len - 700, f); /* the tail cut: result, team line, part of a show */
     fclose(f);
     free(text);
-    lp_proc_t lp;
-    char argv_speed[] = "--play";
-    cr_assert_eq(lp_start(&lp, path, argv_speed), 0);
-    const char *l = lp_line(&lp, 5000);
+    e2e_lp_t lp;
+    const char *play[] = { "--play", NULL };
+    cr_assert_eq(e2e_lp_start(&lp, path, play), 0);
+    const char *l = e2e_lp_line(&lp, 5000);
     cr_assert_not_null(l);
-    cr_expect_not_null(strstr(l, "1 malformed lines skipped"), "%s", l);
+    cr_expect_null(strstr(l, "malformed"), "%s", l);
+    l = e2e_lp_line(&lp, 2000);
+    cr_assert_not_null(l);
+    cr_expect(starts(l, "note: the file ends inside a line"), "the cut is said: %s", l);
     int m = e2e_udp_open();
     e2e_send(m, lp.port, "(dispinit version 4)");
     int first = next_show(m, 2000), second = next_show(m, 1000);
     cr_expect_gt(first, 0);
     cr_expect_eq(second, first + 1, "playing on its own");
     kill(lp.pid, SIGTERM);
-    cr_expect_eq(lp_wait(&lp), 0);
+    cr_expect_eq(e2e_lp_wait(&lp), 0);
     close(m);
     e2e_logdir_remove(&d);
 }

@@ -15,10 +15,8 @@
 #include "e2e.h"
 #include "e2e_proc.h"
 #include "e2e_trainer.h"
+#include "playmode.h"
 
-#define PM_PLAY_ON     3 /* monitor play-mode numbers (spec 6.1) */
-#define PM_FREE_KICK_L 8
-#define PM_DROP_BALL   16
 
 static e2e_proc_t team;
 static char buf[65536], line[4096];
@@ -65,6 +63,12 @@ static int taken(int mon, e2e_trainer_t *t, const char *mode, double x, double y
     cr_assert_eq(e2e_trainer_recover(t), 0, "%s", t->last); /* fresh legs for each case */
     cr_assert_eq(e2e_trainer_move_ball(t, x, y, 0.0, 0.0), 0, "%s", t->last);
     cr_assert_eq(e2e_trainer_change_mode(t, mode), 0, "%s", t->last);
+    /* frames of the previous scene may still wait in the socket: start at the first
+     * frame of this one (the sim applies the trainer's commands at its next step) */
+    int pm = playmode_lookup(mode), seen = 0;
+    for (int i = 0; i < 200 && !seen && next_frame(mon, &f); i++)
+        seen = f.pm == pm && hypot(f.bx - x, f.by - y) < 1.0;
+    cr_assert(seen, "%s never shown", mode);
     for (int i = 0; i < max && next_frame(mon, &f); i++) {
         if (f.pm == PM_DROP_BALL)
             return 0; /* not taken within drop_ball_time: the referee dropped it */

@@ -18,6 +18,13 @@ Test(cmd, dispstart_and_bye)
     cr_expect_eq(c.ctrl.kind, SHM_CMD_START);
     parse("(dispbye)");
     cr_expect_eq(c.kind, MGW_CMD_BYE);
+    /* this server's operator reset (issue 13), also as the trainer spells it */
+    parse("(dispreset)");
+    cr_expect(c.kind == MGW_CMD_CTRL && c.ctrl.kind == SHM_CMD_RESET);
+    parse("(reset)");
+    cr_expect(c.kind == MGW_CMD_CTRL && c.ctrl.kind == SHM_CMD_RESET);
+    parse("(reset now)");
+    cr_expect_eq(c.kind, MGW_CMD_ERROR);
 }
 
 Test(cmd, dispfoul_positions_are_sixteenths_of_metres)

@@ -17,8 +17,8 @@ static void setup(void)
     g.n_frames = (int)(sizeof times / sizeof times[0]);
     g.frame = calloc((size_t)g.n_frames, sizeof *g.frame);
     for (int i = 0; i < g.n_frames; i++) {
-        g.frame[i].snap.time = times[i];
-        g.frame[i].snap.play_mode = 3;
+        g.frame[i].show.time = times[i];
+        g.frame[i].show.pmode = 3;
     }
     lp_init(&p, g.n_frames);
 }
@@ -127,4 +127,19 @@ Test(lp_ctl, empty_log)
     cr_expect_eq(lp_command(&p, &none, "step", reply, sizeof reply) & LP_OUT_FRAME, 0);
     cr_expect_eq(lp_command(&p, &none, "last", reply, sizeof reply) & LP_OUT_FRAME, 0);
     cr_expect_str_eq(reply, "cycle 0 frame 0/0 paused forward x1");
+}
+
+/* the page's state: the same facts as the status line, as one JSON object */
+Test(lp_ctl, status_json)
+{
+    char js[512];
+    g.version = 3;
+    cmd("jump 5");
+    cmd("faster");
+    cmd("reverse");
+    cr_assert_gt(lp_status_json(&p, &g, 1, js, sizeof js), 0);
+    cr_expect_str_eq(js, "{\"replay\":{\"cycle\":5,\"frame\":5,\"frames\":11,\"playing\":true,"
+                         "\"dir\":\"backwards\",\"speed\":2,\"mode\":\"play_on\",\"first\":1,"
+                         "\"last\":9,\"version\":3,\"cmd\":true}}");
+    cr_expect_eq(lp_status_json(&p, &g, 0, js, 40), -1, "too small");
 }

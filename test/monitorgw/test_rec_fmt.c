@@ -1,7 +1,7 @@
 /* test_rec_fmt.c -- the text game log formats 4, 5, 6 (spec monitor-log-coach.md 2.1,
  * 2.2) and the round trip through the log reader: every show written reads back into a
- * snapshot that writes the same line again, and a whole match written in each version
- * reads back to the same frames (times, play modes, teams, scores, messages). */
+ * frame that writes the same line again (whole matches: test_rec_game.c; the binary and
+ * JSON formats: test_rec_fmt_bin.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,15 +18,24 @@ static void fini(void)
 
 TestSuite(rec_fmt, .fini = fini);
 
-Test(rec_fmt, versions_4_5_6_only_for_now)
+/* every version of the reference 19 (spec 2.1): 1-6 and -1 (JSON); nothing else */
+Test(rec_fmt, every_version)
 {
-    cr_expect_null(rec_fmt_find(1));
-    cr_expect_null(rec_fmt_find(3));
-    cr_expect_null(rec_fmt_find(-1));
-    for (int v = 4; v <= 6; v++) {
-        cr_assert_not_null(rec_fmt_find(v));
+    for (int v = -1; v <= 6; v++) {
+        if (v == 0) {
+            cr_expect_null(rec_fmt_find(0));
+            continue;
+        }
+        cr_assert_not_null(rec_fmt_find(v), "%d", v);
         cr_expect_eq(rec_fmt_find(v)->version, v);
+        cr_expect_not_null(rec_fmt_find(v)->show_disp);
     }
+    cr_expect_null(rec_fmt_find(7));
+    cr_expect_null(rec_fmt_find(-2));
+    cr_expect_eq(rec_fmt_find(1)->referee_always, 1, "v1 records referee messages anyway");
+    for (int v = 2; v <= 6; v++)
+        cr_expect_eq(rec_fmt_find(v)->referee_always, 0);
+    cr_expect_eq(rec_fmt_find(-1)->referee_always, 0);
 }
 
 /* "ULGn\n", then server_param, player_param and one player_type line per type, in this
@@ -93,15 +102,18 @@ Test(rec_fmt, playmode_team_msg_lines)
     s.pen_score[0] = 3;
     s.pen_miss[1] = 1;
     rec_fmt_v6.team(&out, &s);
-    rec_fmt_v6.msg(&out, 120, 1, "(referee goal_l_2)", 18);
-    rec_fmt_v6.msg(&out, 121, 2, "two\nlines", 9);
+    rec_fmt_v6.msg(&out, 120, 0, 1, "(referee goal_l_2)", 18);
+    rec_fmt_v6.msg(&out, 121, 4, 2, "two\nlines", 9);
+    rec_fmt_v6.tail(&out, &s);
     /* team: names ("null" when none), scores, penalties (score, miss per side) only once a
-     * penalty was taken; a message's newlines become spaces, its quotes stay */
+     * penalty was taken; a message's newlines become spaces, its quotes stay; the tail is
+     * the final team line */
     cr_expect_str_eq(out.p, "(playmode 120 kick_off_l)\n"
                             "(team 120 Alpha Beta 2 0)\n"
                             "(team 120 Alpha null 2 0 3 0 0 1)\n"
                             "(msg 120 1 \"(referee goal_l_2)\")\n"
-                            "(msg 121 2 \"two lines\")\n");
+                            "(msg 121 2 \"two lines\")\n"
+                            "(team 120 Alpha null 2 0 3 0 0 1)\n");
 }
 
 /* a show read back and written again gives the same line */
@@ -110,14 +122,15 @@ Test(rec_fmt, show_round_trip)
     const rec_fmt_t *f[3] = { &rec_fmt_v4, &rec_fmt_v5, &rec_fmt_v6 };
     for (int v = 0; v < 3; v++) {
         for (int t = 0; t < 300; t += 37) {
-            shm_snapshot_sh_t s, back;
+            shm_snapshot_sh_t s;
+            disp_show_t back;
             fx_busy(&s, t);
             rec_buf_clear(&out);
             cr_assert_eq(f[v]->show(&out, &s), 0);
             size_t first = out.len;
             memset(&back, 0, sizeof back);
             cr_assert_eq(rcg_parse_show(out.p, &back), 0, "v%d t %d: %s", v + 4, t, out.p);
-            cr_assert_eq(f[v]->show(&out, &back), 0);
+            cr_assert_eq(f[v]->show_disp(&out, &back), 0);
             cr_expect_eq(out.len, 2 * first);
             cr_expect(memcmp(out.p, out.p + first, first) == 0, "v%d t %d:\n%s", v + 4, t, out.p);
         }
@@ -127,19 +140,20 @@ Test(rec_fmt, show_round_trip)
 /* the monitor form (with pm and tm) is read too */
 Test(rec_fmt, monitor_show_is_read)
 {
-    shm_snapshot_sh_t s, back;
+    shm_snapshot_sh_t s;
+    disp_show_t back;
     char line[MGW_FRAME_MAX];
     fx_busy(&s, 99);
     s.pen_score[1] = 2;
     cr_assert_gt(mgw_encode_show(&s, 5, line, sizeof line), 0);
     memset(&back, 0, sizeof back);
     cr_assert_eq(rcg_parse_show(line, &back), 0);
-    cr_expect_eq(back.play_mode, 3);
+    cr_expect_eq(back.pmode, 3);
     cr_expect_str_eq(back.team[0], "Alpha");
     cr_expect_str_eq(back.team[1], "Beta");
     cr_expect_eq(back.score[0], 1);
     cr_expect_eq(back.pen_score[1], 2);
     char again[MGW_FRAME_MAX];
-    cr_assert_gt(mgw_encode_show(&back, 5, again, sizeof again), 0);
+    cr_assert_gt(mgw_encode_show_disp(&back, 5, again, sizeof again), 0);
     cr_expect_str_eq(again, line);
 }

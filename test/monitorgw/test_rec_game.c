@@ -2,7 +2,8 @@
  * independent of the file: shows only after the kick-off and a single one once time is
  * over, play modes and teams only when they change, messages by kind with and without
  * server::record_messages, the seed note, the result; and a whole match written in each
- * text version read back by the log reader to the same frames. */
+ * version (1-6, JSON) read back by the log reader to the same frames: each frame read
+ * back writes exactly the show item the log holds. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -189,6 +190,32 @@ Test(rec_game, start_note_lost_note_and_result)
     cr_expect_str_eq(out.p, want);
 }
 
+/* the team info of the final names (spec 2.4): penalties only when the regular score is
+ * level and both sides took some; "w" only for the winner of the coin toss the sim
+ * publishes (pen_coin), not for a side that simply scored more penalties (the
+ * reference's Team::penaltyWon is set by the coin toss alone) */
+Test(rec_game, teaminfo_penalties_and_coin_toss)
+{
+    shm_snapshot_sh_t s;
+    char info[128], coach[2][SHM_TEAM_NAME_LEN] = { "", "" };
+    fx_busy(&s, 10);
+    s.score[0] = s.score[1] = 1;
+    s.pen_score[0] = 4;
+    s.pen_miss[0] = 1;
+    s.pen_score[1] = 3;
+    s.pen_miss[1] = 2;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4-vs-Beta_1_3");
+    s.pen_score[1] = 4;
+    s.pen_miss[1] = 1;
+    s.pen_coin = SHM_SIDE_RIGHT;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4-vs-Beta_1_4w");
+    s.pen_coin = SHM_SIDE_LEFT;
+    cr_assert_gt(rec_teaminfo(&s, (const char (*)[SHM_TEAM_NAME_LEN])coach, info, sizeof info), 0);
+    cr_expect_str_eq(info, "Alpha_1_4w-vs-Beta_1_4");
+}
+
 /* a match written in version v and read back: the same frames */
 static void match_round_trip(const rec_fmt_t *fmt)
 {
@@ -219,17 +246,27 @@ static void match_round_trip(const rec_fmt_t *fmt)
     char err[256];
     cr_assert_eq(rcg_read_mem(out.p, out.len, &r, err, sizeof err), 0, "%s", err);
     cr_expect_eq(r.version, fmt->version);
-    cr_expect_eq(r.bad_lines, 0);
-    cr_expect_eq(r.n_types, 3);
-    cr_expect_not_null(r.server_param);
+    cr_expect_eq(r.bad_items, 0);
+    cr_expect_eq(r.truncated, 0, "%s", r.note);
+    /* parameters and types from version 3 on (v1 and v2 logs have none) */
+    int params = fmt->version < 0 || fmt->version >= 3;
+    cr_expect_eq(r.types.count, params ? 3u : 0u);
+    cr_expect_eq(r.has_params, params);
+    if (params) {
+        cr_expect_eq(r.types.type[2].inertia_moment, 7.0);
+        cr_expect_eq(conf_int(&r.conf, SP_half_time), 300);
+    }
     cr_expect_eq(r.has_seed, 1);
     cr_expect_eq(r.seed, 42);
     cr_assert_eq(r.n_frames, 122, "kick-off, 120 in play, one time_over");
-    cr_expect_eq(r.frame[0].snap.play_mode, 4);
-    cr_expect_eq(r.frame[0].snap.time, 0);
-    cr_expect_eq(r.frame[121].snap.play_mode, 2);
-    cr_expect_eq(r.n_msgs, 3, "seed note, monitor message, result");
+    cr_expect_eq(r.frame[0].show.pmode, 4);
+    cr_expect_eq(r.frame[0].show.time, 0);
+    cr_expect_eq(r.frame[121].show.pmode, 2);
+    cr_assert_eq(r.n_msgs, 3, "seed note, monitor message, result");
     cr_expect_str_eq(r.msg[1].text, "(hello \"monitor\")");
+    cr_expect_eq(r.msg[2].board, 1);
+    cr_expect(strncmp(r.msg[2].text, "(result ", 8) == 0
+              && strstr(r.msg[2].text, " Alpha_2-vs-Beta_0)") != NULL, "%s", r.msg[2].text);
     cr_expect_eq(r.frame[59].msg_end, 1);
     cr_expect_eq(r.frame[60].msg_end, 2, "the message came before the show of time 60");
     cr_expect_eq(rcg_frame_at(&r, 60), 60);
@@ -237,20 +274,25 @@ static void match_round_trip(const rec_fmt_t *fmt)
         shm_snapshot_sh_t want;
         rec_buf_t a = { 0 }, b = { 0 };
         fx_busy(&want, i);
-        const shm_snapshot_sh_t *got = &r.frame[i].snap;
+        const disp_show_t *got = &r.frame[i].show;
         cr_expect_eq(got->time, i);
-        cr_expect_eq(got->play_mode, 3);
+        cr_expect_eq(got->pmode, 3);
         cr_expect_eq(got->score[0], want.score[0]);
         cr_expect_str_eq(got->team[1], "Beta");
         fmt->show(&a, &want);
-        fmt->show(&b, got);
-        cr_expect_str_eq(b.p, a.p);
+        fmt->show_disp(&b, got);
+        cr_expect(a.len == b.len && memcmp(a.p, b.p, a.len) == 0, "v%d frame %d differs",
+                  fmt->version, i);
         rec_buf_free(&a);
         rec_buf_free(&b);
     }
     rcg_free(&r);
 }
 
+Test(rec_game, match_round_trip_v1) { match_round_trip(&rec_fmt_v1); }
+Test(rec_game, match_round_trip_v2) { match_round_trip(&rec_fmt_v2); }
+Test(rec_game, match_round_trip_v3) { match_round_trip(&rec_fmt_v3); }
 Test(rec_game, match_round_trip_v4) { match_round_trip(&rec_fmt_v4); }
 Test(rec_game, match_round_trip_v5) { match_round_trip(&rec_fmt_v5); }
 Test(rec_game, match_round_trip_v6) { match_round_trip(&rec_fmt_v6); }
+Test(rec_game, match_round_trip_json) { match_round_trip(&rec_fmt_json); }

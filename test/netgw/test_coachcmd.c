@@ -91,6 +91,9 @@ Test(coachcmd, trainer_world_commands)
     trainer("(recover)");
     cr_expect_eq(cmd.kind, COACH_RECOVER);
     cr_expect_str_eq(cmd.reply, "(ok recover)\n"); /* the reference ends it with a newline */
+    trainer("(reset)"); /* this server's: the match back to its start (issue 13) */
+    cr_expect_eq(cmd.kind, COACH_RESET);
+    cr_expect_str_eq(cmd.reply, "(ok reset)");
 }
 
 Test(coachcmd, trainer_move)

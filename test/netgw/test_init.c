@@ -134,3 +134,31 @@ Test(init, unknown_and_garbage, .timeout = 10)
     cr_assert_eq(proto_parse_init("(init a.b)", 10, &in, small, sizeof small), -1);
     cr_assert_eq(strlen(small), sizeof small - 1);
 }
+
+/* this server's reconnect token (server::reconnect_token): (token HEX) after the number,
+ * exactly 32 hex digits; anything else is no token (the lookup then needs the address) */
+Test(init, reconnect_token, .timeout = 10)
+{
+    static const uint8_t want[PROTO_TOKEN_LEN] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd,
+                                                   0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54,
+                                                   0x32, 0x10 };
+    cr_assert_eq(parse("(reconnect Alpha 7 (token 0123456789abcdefFEDCBA9876543210))"), 0);
+    cr_assert_eq(in.unum, 7);
+    cr_assert_eq(in.has_token, 1);
+    cr_assert_eq(memcmp(in.token, want, sizeof want), 0);
+    char text[64];
+    proto_token_format(want, text, sizeof text);
+    cr_assert_str_eq(text, " (token 0123456789abcdeffedcba9876543210)");
+    static const char *const bad[] = {
+        "(reconnect Alpha 7)", "(reconnect Alpha 7 (token))",
+        "(reconnect Alpha 7 (token 0123456789abcdef))",
+        "(reconnect Alpha 7 (token 0123456789abcdefFEDCBA9876543210ff))",
+        "(reconnect Alpha 7 (token 0123456789abcdefFEDCBA987654321g))",
+        "(reconnect Alpha 7 (tokens 0123456789abcdefFEDCBA9876543210))",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(parse(bad[i]), 0, "%s", bad[i]);
+        cr_expect_eq(in.has_token, 0, "%s", bad[i]);
+        cr_expect_eq(in.unum, 7, "%s", bad[i]);
+    }
+}

@@ -46,9 +46,9 @@ Test(gateway, attach_waits_for_ready)
 {
     shm_handle_t h;
     char err[SHM_ERR_LEN];
-    cr_expect_eq(shm_gateway_attach(&h, name, 100, err, sizeof err), -1, "not ready yet");
+    cr_expect_eq(shm_gateway_attach(&h, name, 100, 0, err, sizeof err), -1, "not ready yet");
     cr_expect(strstr(err, "never marked the region ready") != NULL, "%s", err);
-    cr_expect_eq(shm_gateway_attach(&h, "/rcss-test-gw-none", 100, err, sizeof err), -1);
+    cr_expect_eq(shm_gateway_attach(&h, "/rcss-test-gw-none", 100, 0, err, sizeof err), -1);
     cr_expect_neq(err[0], '\0', "a missing region is one line");
     pid_t pid = fork();
     if (pid == 0) { /* the sim finishes its set-up 200 ms later */
@@ -56,7 +56,7 @@ Test(gateway, attach_waits_for_ready)
         atomic_store(&owner.r->hdr.ready, 1);
         _exit(0);
     }
-    cr_expect_eq(shm_gateway_attach(&h, name, 2000, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(shm_gateway_attach(&h, name, 2000, 0, err, sizeof err), 0, "%s", err);
     waitpid(pid, NULL, 0);
     shm_region_detach(&h);
 }

@@ -21,9 +21,9 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 5u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 8u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
-    PIN_SIZE(shm_header_sh_t, 216);
+    PIN_SIZE(shm_header_sh_t, 232);
     PIN_OFF(shm_header_sh_t, magic, 0);
     PIN_OFF(shm_header_sh_t, layout_version, 4);
     PIN_OFF(shm_header_sh_t, region_size, 8);
@@ -42,6 +42,8 @@ Test(layout, header)
     PIN_OFF(shm_header_sh_t, table_lock_owner, 144);
     PIN_OFF(shm_header_sh_t, _pad0, 148);
     PIN_OFF(shm_header_sh_t, name, 152);
+    PIN_OFF(shm_header_sh_t, instance_id, 216);
+    PIN_OFF(shm_header_sh_t, sim_start, 224);
 }
 
 Test(layout, params)
@@ -146,7 +148,7 @@ Test(layout, player)
 
 Test(layout, snapshot)
 {
-    PIN_SIZE(shm_snapshot_sh_t, 4712);
+    PIN_SIZE(shm_snapshot_sh_t, 4720);
     PIN_OFF(shm_snapshot_sh_t, seq, 0);
     PIN_OFF(shm_snapshot_sh_t, step, 8);
     PIN_OFF(shm_snapshot_sh_t, publish_ns, 16);
@@ -161,6 +163,8 @@ Test(layout, snapshot)
     PIN_OFF(shm_snapshot_sh_t, event_head, 96);
     PIN_OFF(shm_snapshot_sh_t, ball, 104);
     PIN_OFF(shm_snapshot_sh_t, player, 136);
+    PIN_OFF(shm_snapshot_sh_t, episode, 4712);
+    PIN_OFF(shm_snapshot_sh_t, pen_coin, 4716);
 }
 
 Test(layout, event)
@@ -224,7 +228,7 @@ Test(layout, ctrl_ring)
 
 Test(layout, client)
 {
-    PIN_SIZE(shm_client_sh_t, 144);
+    PIN_SIZE(shm_client_sh_t, 160);
     PIN_OFF(shm_client_sh_t, state, 0);
     PIN_OFF(shm_client_sh_t, kind, 4);
     PIN_OFF(shm_client_sh_t, owner_gw, 8);
@@ -251,6 +255,7 @@ Test(layout, client)
     PIN_OFF(shm_client_sh_t, done_step, 112);
     PIN_OFF(shm_client_sh_t, last_recv_ns, 120);
     PIN_OFF(shm_client_sh_t, coach_name, 128);
+    PIN_OFF(shm_client_sh_t, reconnect_token, 144);
 }
 
 Test(layout, team)
@@ -287,9 +292,10 @@ Test(layout, monreq)
 
 Test(layout, montab)
 {
-    PIN_SIZE(shm_montab_sh_t, 8);
+    PIN_SIZE(shm_montab_sh_t, 16);
     PIN_OFF(shm_montab_sh_t, hwm, 0);
     PIN_OFF(shm_montab_sh_t, count, 4);
+    PIN_OFF(shm_montab_sh_t, oldest_recv_ns, 8);
 }
 
 Test(layout, monreq_ring)
@@ -320,22 +326,23 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4946504);
+    PIN_SIZE(shm_region_sh_t, 4950272);
     PIN_OFF(shm_region_sh_t, hdr, 0);
-    PIN_OFF(shm_region_sh_t, params, 216);
-    PIN_OFF(shm_region_sh_t, ptypes, 67808);
-    PIN_OFF(shm_region_sh_t, team, 76008);
-    PIN_OFF(shm_region_sh_t, netgw, 76056);
-    PIN_OFF(shm_region_sh_t, monitorgw, 2375064);
-    PIN_OFF(shm_region_sh_t, client, 2518752);
-    PIN_OFF(shm_region_sh_t, cmd, 2522352);
-    PIN_OFF(shm_region_sh_t, monitor, 2960752);
-    PIN_OFF(shm_region_sh_t, snap, 3353968);
-    PIN_OFF(shm_region_sh_t, events, 3655536);
-    PIN_OFF(shm_region_sh_t, coach, 4802432);
-    PIN_OFF(shm_region_sh_t, recorder, 4802512);
-    PIN_OFF(shm_region_sh_t, rec, 4946200);
-    PIN_OFF(shm_region_sh_t, montab, 4946496);
+    PIN_OFF(shm_region_sh_t, params, 232);
+    PIN_OFF(shm_region_sh_t, ptypes, 67824);
+    PIN_OFF(shm_region_sh_t, team, 76024);
+    PIN_OFF(shm_region_sh_t, netgw, 76072);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2375080);
+    PIN_OFF(shm_region_sh_t, client, 2518768);
+    PIN_OFF(shm_region_sh_t, cmd, 2522768);
+    PIN_OFF(shm_region_sh_t, monitor, 2961168);
+    PIN_OFF(shm_region_sh_t, snap, 3354384);
+    PIN_OFF(shm_region_sh_t, events, 3656464);
+    PIN_OFF(shm_region_sh_t, coach, 4803360);
+    PIN_OFF(shm_region_sh_t, recorder, 4803440);
+    PIN_OFF(shm_region_sh_t, rec, 4947128);
+    PIN_OFF(shm_region_sh_t, montab, 4947440);
+    PIN_OFF(shm_region_sh_t, runner, 4947456);
 }
 
 Test(layout, coach)
@@ -348,7 +355,7 @@ Test(layout, coach)
 
 Test(layout, recorder)
 {
-    PIN_SIZE(shm_rec_state_sh_t, 128);
+    PIN_SIZE(shm_rec_state_sh_t, 136);
     PIN_OFF(shm_rec_state_sh_t, snap_next, 0);
     PIN_OFF(shm_rec_state_sh_t, ev_next, 8);
     PIN_OFF(shm_rec_state_sh_t, game_bytes, 16);
@@ -361,7 +368,9 @@ Test(layout, recorder)
     PIN_OFF(shm_rec_state_sh_t, pen_taken, 56);
     PIN_OFF(shm_rec_state_sh_t, team, 64);
     PIN_OFF(shm_rec_state_sh_t, coach, 96);
-    PIN_SIZE(shm_recorder_sh_t, 296);
+    PIN_OFF(shm_rec_state_sh_t, episode, 128);
+    PIN_OFF(shm_rec_state_sh_t, _pad1, 132);
+    PIN_SIZE(shm_recorder_sh_t, 312);
     PIN_OFF(shm_recorder_sh_t, start_time, 0);
     PIN_OFF(shm_recorder_sh_t, cur, 8);
     PIN_OFF(shm_recorder_sh_t, _pad0, 12);
@@ -369,4 +378,41 @@ Test(layout, recorder)
     PIN_OFF(shm_recorder_sh_t, lost_snaps, 24);
     PIN_OFF(shm_recorder_sh_t, lost_events, 32);
     PIN_OFF(shm_recorder_sh_t, state, 40);
+}
+
+Test(layout, runner)
+{
+    PIN_SIZE(shm_client_stat_sh_t, 24);
+    PIN_OFF(shm_client_stat_sh_t, misses, 0);
+    PIN_OFF(shm_client_stat_sh_t, miss_run, 8);
+    PIN_OFF(shm_client_stat_sh_t, miss_run_max, 12);
+    PIN_OFF(shm_client_stat_sh_t, connects, 16);
+    PIN_OFF(shm_client_stat_sh_t, _pad0, 20);
+    PIN_SIZE(shm_runner_sh_t, 2816);
+    PIN_OFF(shm_runner_sh_t, port, 0);
+    PIN_OFF(shm_runner_sh_t, coach_port, 4);
+    PIN_OFF(shm_runner_sh_t, olcoach_port, 8);
+    PIN_OFF(shm_runner_sh_t, http_port, 12);
+    PIN_OFF(shm_runner_sh_t, ready, 16);
+    PIN_OFF(shm_runner_sh_t, finish, 20);
+    PIN_OFF(shm_runner_sh_t, episode, 24);
+    PIN_OFF(shm_runner_sh_t, exit_code, 28);
+    PIN_OFF(shm_runner_sh_t, exit_reason, 32);
+    PIN_OFF(shm_runner_sh_t, cycles, 64);
+    PIN_OFF(shm_runner_sh_t, period_ns, 72);
+    PIN_OFF(shm_runner_sh_t, period_sum_ns, 80);
+    PIN_OFF(shm_runner_sh_t, period_max_ns, 88);
+    PIN_OFF(shm_runner_sh_t, jitter_ns, 96);
+    PIN_OFF(shm_runner_sh_t, publish_ns, 104);
+    PIN_OFF(shm_runner_sh_t, publish_sum_ns, 112);
+    PIN_OFF(shm_runner_sh_t, publish_max_ns, 120);
+    PIN_OFF(shm_runner_sh_t, misses, 128);
+    PIN_OFF(shm_runner_sh_t, skipped_slots, 136);
+    PIN_OFF(shm_runner_sh_t, event_drops, 144);
+    PIN_OFF(shm_runner_sh_t, client, 152);
+    PIN_OFF(shm_runner_sh_t, mgw_event_read, 752);
+    PIN_OFF(shm_runner_sh_t, logs_named, 760);
+    PIN_OFF(shm_runner_sh_t, _pad0, 764);
+    PIN_OFF(shm_runner_sh_t, game_log, 768);
+    PIN_OFF(shm_runner_sh_t, text_log, 1792);
 }

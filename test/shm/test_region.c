@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "params.h"
@@ -247,4 +248,38 @@ Test(region, destroy_by_non_owner_only_detaches)
     cr_expect_null(h.r);
     cr_assert_eq(shm_region_attach(&h, name, err, sizeof err), 0, "still there: %s", err);
     shm_region_detach(&h);
+}
+
+/* a region whose sim is alive (here: this process) is never replaced */
+Test(region, create_refuses_a_live_sims_region)
+{
+    char err[SHM_ERR_LEN] = "";
+    shm_handle_t h;
+
+    create_or_die();
+    cr_expect_eq(shm_region_create(&h, name, err, sizeof err), SHM_CONFLICT);
+    cr_expect(strstr(err, "in use by a running server") != NULL, "%s", err);
+    cr_expect_null(strchr(err, '\n'), "one line only");
+    cr_expect_eq(owner.r->hdr.magic, SHM_MAGIC, "the live region is untouched");
+}
+
+/* the region of a sim that is gone is replaced, and the dead sim's pid reported */
+Test(region, create_replaces_a_dead_sims_region)
+{
+    char err[SHM_ERR_LEN] = "";
+    pid_t dead = fork();
+
+    cr_assert_geq(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    waitpid(dead, NULL, 0);
+    create_or_die();
+    owner.r->hdr.sim_pid = (int32_t)dead;
+    owner.r->hdr.sim_start = 1; /* and should the pid be reused: another start time */
+    shm_region_detach(&owner);  /* the dead sim's mapping is gone; the name stays */
+    owner.owner = 0;
+    cr_assert_eq(shm_region_create(&owner, name, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(owner.reclaimed_pid, dead);
+    cr_expect_eq(owner.r->hdr.sim_pid, (int32_t)getpid());
+    cr_expect_neq(owner.r->hdr.instance_id, 0u);
 }

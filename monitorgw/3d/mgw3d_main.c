@@ -1,0 +1,246 @@
+/* mgw3d_main.c -- rcss3d-monitorgw --shm NAME: the 3D server's monitor gateway.
+ * Attaches to the sim's region, opens the monitor log, listens on
+ * server::monitor_port (and the browser view on server::http_port), then runs a
+ * libevent loop: monitors, the cycle semaphore (every snapshot in order: acks from the
+ * event ring, an Info on Info steps, a frame for the browser view) and a heartbeat.
+ * Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim is gone;
+ * when the server ends, an Info of its last step (if that was not an Info step) and
+ * (Die) go to every monitor and to the log. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include "log.h"
+#include "mgw3d.h"
+#include "net_tcp.h"
+
+#define MGW3D_BEAT_MS   100
+#define MGW3D_ATTACH_MS 5000
+
+static int parse_args(int argc, char **argv, const char **name)
+{
+    *name = getenv("RCSS3D_SHM");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc)
+            *name = argv[++i];
+        else
+            return -1;
+    }
+    return *name && (*name)[0] ? 0 : -1;
+}
+
+/* ---- per snapshot ------------------------------------------------------------------ */
+static void forward_events(mgw3d_t *g)
+{
+    shm3d_event_sh_t ev;
+    while (g->ev_cursor < g->snap.event_head) {
+        int rc = shm3d_event_read(g->r, g->ev_cursor, &ev);
+        if (rc > 0)
+            break;
+        if (rc < 0) {
+            uint64_t head = shm3d_event_head(g->r);
+            g->ev_cursor = head > SHM3D_EVENT_SLOTS / 2 ? head - SHM3D_EVENT_SLOTS / 2 : 0;
+            atomic_fetch_add(&g->self->resets, 1);
+            continue;
+        }
+        g->ev_cursor++;
+        if (ev.kind == SHM3D_EV_ACK) {
+            size_t n = ev.len < 0 ? 0 : ev.len > SHM3D_EVENT_TEXT_LEN ? SHM3D_EVENT_TEXT_LEN
+                                                                       : (size_t)ev.len;
+            mgw3d_peer_ack(g, ev.generation, ev.text, n);
+        }
+    }
+}
+
+/* an Info of the current snapshot to every monitor and the log */
+static void send_info(mgw3d_t *g)
+{
+    mgw3d_state_t next;
+    int full = mgw3d_encode_info(&g->snap, &g->conf, NULL, &next, g->full, sizeof g->full);
+    int delta = g->stream.valid ? mgw3d_encode_info(&g->snap, &g->conf, &g->stream, NULL,
+                                                    g->delta, sizeof g->delta)
+                                : -1;
+    if (full < 0)
+        log_warn("an Info expression did not fit its buffer");
+    mgw3d_peer_info(g, g->full, full, g->delta, delta);
+    mgw3d_log_info(&g->log, g->full, full, g->delta, delta);
+    mgw3d_http_frame(g);
+    g->stream = next;
+    g->info_step = g->snap.step;
+}
+
+static void snapshot_cb(void *ctx)
+{
+    mgw3d_t *g = ctx;
+    forward_events(g);
+    if (g->snap.info)
+        send_info(g);
+}
+
+static void follow(mgw3d_t *g)
+{
+    shm3d_snap_follow(g->r, &g->last_step, SHM3D_SNAP_SLOTS - 2, &g->snap, &g->self->resets,
+                      snapshot_cb, g);
+    atomic_store(&g->self->last_step, g->last_step);
+    if (g->r->hdr.synch_mode)
+        shm_sem_post(&g->r->hdr.done_sem); /* the sim may wait for us to catch up */
+}
+
+static void on_wake(evutil_socket_t fd, short what, void *arg)
+{
+    mgw3d_t *g = arg;
+    (void)fd;
+    (void)what;
+    shm_waker_clear(&g->waker);
+    follow(g);
+    if (atomic_load(&g->r->hdr.shutdown))
+        event_base_loopbreak(g->base);
+}
+
+static void on_beat(evutil_socket_t fd, short what, void *arg)
+{
+    mgw3d_t *g = arg;
+    (void)fd;
+    (void)what;
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    if (!shm3d_sim_alive(g->r)) {
+        log_info("the sim is gone; leaving");
+        event_base_loopbreak(g->base);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    mgw3d_t *g = arg;
+    (void)sig;
+    (void)what;
+    event_base_loopbreak(g->base);
+}
+
+static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+                      int salen, void *arg)
+{
+    (void)l;
+    (void)sa;
+    (void)salen;
+    if (mgw3d_peer_open(arg, fd) < 0)
+        log_warn("monitor refused: server::max_monitors reached");
+}
+
+/* ---- setup and teardown ----------------------------------------------------------- */
+static void take_conf(mgw3d_t *g)
+{
+    for (int i = 0; i < P3_COUNT; i++) {
+        g->conf.num[i] = g->r->params.num[i];
+        memcpy(g->conf.str[i], g->r->params.str[i], CONF_STR_LEN);
+        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
+    }
+    g->max_peers = conf3d_int(&g->conf, P3_max_monitors);
+    if (g->max_peers > MGW3D_MAX_PEERS)
+        g->max_peers = MGW3D_MAX_PEERS;
+}
+
+static int start(mgw3d_t *g)
+{
+    char err[256];
+    int port = conf3d_int(&g->conf, P3_monitor_port);
+    g->init_len = mgw3d_encode_init(&g->conf, g->init, sizeof g->init);
+    if (g->init_len < 0)
+        return -1;
+    mgw3d_log_open(&g->log, conf3d_str(&g->conf, P3_monitor_log), g->init, g->init_len);
+    int fd = net_tcp_listen(conf3d_str(&g->conf, P3_bind_address), port, 64, err, sizeof err);
+    if (fd < 0) {
+        log_err("%s", err);
+        return -1;
+    }
+    g->listener = evconnlistener_new(g->base, on_accept, g,
+                                     LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+    if (!g->listener) {
+        close(fd);
+        return -1;
+    }
+    if (shm_waker_start_sem(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
+        return -1;
+    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
+    g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
+    g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
+    g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
+    struct timeval beat = { 0, MGW3D_BEAT_MS * 1000 };
+    if (!g->wake_ev || !g->beat_ev || !g->sig_ev[0] || !g->sig_ev[1]
+        || event_add(g->wake_ev, NULL) < 0 || event_add(g->beat_ev, &beat) < 0
+        || event_add(g->sig_ev[0], NULL) < 0 || event_add(g->sig_ev[1], NULL) < 0)
+        return -1;
+    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
+    log_info("monitors on TCP port %d", port);
+    return 0;
+}
+
+static void teardown(mgw3d_t *g)
+{
+    /* the end of the server (not a restart of this gateway): the last snapshots, then
+     * (Die) to the monitors and the log */
+    int end = atomic_load(&g->r->hdr.shutdown) || !shm3d_sim_alive(g->r);
+    if (end && g->base) {
+        follow(g);
+        if (g->snap.step > g->info_step) /* the last state, if between two Info steps */
+            send_info(g);
+        mgw3d_peer_die(g);
+    }
+    mgw3d_log_close(&g->log, end);
+    mgw3d_http_stop(g);
+    for (int i = 0; i < MGW3D_MAX_PEERS; i++)
+        mgw3d_peer_close(g, &g->peer[i]);
+    shm_waker_stop(&g->waker);
+    if (g->listener)
+        evconnlistener_free(g->listener);
+    if (g->wake_ev)
+        event_free(g->wake_ev);
+    if (g->beat_ev)
+        event_free(g->beat_ev);
+    for (int i = 0; i < 2; i++) {
+        if (g->sig_ev[i])
+            event_free(g->sig_ev[i]);
+    }
+    if (g->base)
+        event_base_free(g->base);
+    shm3d_region_detach(&g->shm);
+}
+
+int main(int argc, char **argv)
+{
+    static mgw3d_t gw; /* large: not on the stack */
+    mgw3d_t *g = &gw;
+    const char *name;
+    char err[256];
+    log_init("rcss3d-monitorgw", LOG_INFO);
+    signal(SIGPIPE, SIG_IGN);
+    if (parse_args(argc, argv, &name) < 0) {
+        fprintf(stderr, "usage: rcss3d-monitorgw --shm NAME   (NAME also from $RCSS3D_SHM)\n");
+        return 1;
+    }
+    if (shm3d_gateway_attach(&g->shm, name, MGW3D_ATTACH_MS, err, sizeof err) < 0) {
+        log_err("%s", err);
+        return 1;
+    }
+    g->r = g->shm.r;
+    g->self = &g->r->proc[SHM3D_GW_MONITOR];
+    take_conf(g);
+    if (conf3d_bool(&g->conf, P3_verbose))
+        log_level = LOG_DEBUG;
+    g->base = event_base_new();
+    /* from the newest snapshot on: its Info step is the log's first after a restart */
+    g->last_step = atomic_load(&g->r->hdr.published);
+    if (g->last_step > 0)
+        g->last_step--;
+    g->ev_cursor = shm3d_event_head(g->r);
+    int rc = 1;
+    if (g->base && start(g) == 0 && mgw3d_http_start(g) == 0) {
+        event_base_dispatch(g->base);
+        rc = 0;
+    }
+    teardown(g);
+    return rc;
+}

@@ -1,0 +1,200 @@
+/* mgw3d_peer.c -- the monitor gateway's monitors: TCP connections with libevent
+ * bufferevents, the Init on connecting, one shared Info per Info step (a complete one
+ * for monitors that have not had one yet, or that skipped one because they did not read:
+ * a delta is only right after the Info before it), acks, and (Die) at the end.
+ * Commands go to the sim through the gateway's control ring. */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include "frame.h"
+#include "log.h"
+#include "mgw3d.h"
+
+static int peer_send(mgw3d_peer_t *p, const char *text, size_t len)
+{
+    struct evbuffer *out = bufferevent_get_output(p->bev);
+    if (evbuffer_get_length(out) > MGW3D_OUT_MAX)
+        return -1;
+    uint8_t hdr[FRAME_HDR];
+    frame_put_len(hdr, (uint32_t)len);
+    evbuffer_add(out, hdr, FRAME_HDR);
+    evbuffer_add(out, text, len);
+    return 0;
+}
+
+static uint32_t peer_id(const mgw3d_peer_t *p)
+{
+    return (uint32_t)p->index << 16 | p->gen;
+}
+
+/* ---- commands from the monitor -------------------------------------------------- */
+static void on_record(void *ctx, const shm3d_cmd_sh_t *c)
+{
+    mgw3d_peer_t *p = ctx;
+    if (shm3d_ctrl_push(&p->g->self->ctrl, c) < 0) {
+        static const char full[] = "(error ring full)";
+        peer_send(p, full, sizeof full - 1);
+    }
+}
+
+static void on_error(void *ctx, const char *text)
+{
+    mgw3d_peer_t *p = ctx;
+    peer_send(p, text, strlen(text));
+}
+
+static void on_read(struct bufferevent *bev, void *arg)
+{
+    mgw3d_peer_t *p = arg;
+    mgw3d_t *g = p->g;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    mgw3d_sink_t sink = { on_record, on_error, p };
+    for (;;) {
+        uint8_t hdr[FRAME_HDR];
+        size_t have = evbuffer_get_length(in);
+        if (have < FRAME_HDR)
+            return;
+        evbuffer_copyout(in, hdr, FRAME_HDR);
+        uint32_t n = frame_get_len(hdr);
+        if (n > MGW3D_MSG_MAX) {
+            log_warn("monitor %d: message of %u bytes, closing", p->index, (unsigned)n);
+            mgw3d_peer_close(g, p);
+            return;
+        }
+        if (have < FRAME_HDR + (size_t)n)
+            return;
+        evbuffer_drain(in, FRAME_HDR);
+        evbuffer_remove(in, g->msg, n);
+        g->msg[n] = '\0';
+        mgw3d_cmd_parse(g->msg, n, peer_id(p), &sink);
+    }
+}
+
+static void on_event(struct bufferevent *bev, short what, void *arg)
+{
+    mgw3d_peer_t *p = arg;
+    (void)bev;
+    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        log_debug("monitor %d: connection closed", p->index);
+        mgw3d_peer_close(p->g, p);
+    }
+}
+
+/* ---- connections ---------------------------------------------------------------- */
+int mgw3d_peer_open(mgw3d_t *g, int fd)
+{
+    int idx = -1;
+    for (int i = 0; i < g->max_peers && idx < 0; i++)
+        idx = g->peer[i].used ? -1 : i;
+    if (idx < 0) {
+        static const char full[] = "(error too_many_monitors)";
+        uint8_t hdr[FRAME_HDR];
+        frame_put_len(hdr, sizeof full - 1);
+        if (write(fd, hdr, FRAME_HDR) == FRAME_HDR && write(fd, full, sizeof full - 1) < 0)
+            log_debug("refusal not sent: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    mgw3d_peer_t *p = &g->peer[idx];
+    uint16_t gen = (uint16_t)(p->gen + 1);
+    evutil_make_socket_nonblocking(fd);
+    memset(p, 0, sizeof *p);
+    p->bev = bufferevent_socket_new(g->base, fd, BEV_OPT_CLOSE_ON_FREE);
+    if (!p->bev) {
+        close(fd);
+        return -1;
+    }
+    p->g = g;
+    p->used = 1;
+    p->index = idx;
+    p->gen = gen;
+    g->npeers++;
+    bufferevent_setcb(p->bev, on_read, NULL, on_event, p);
+    bufferevent_enable(p->bev, EV_READ | EV_WRITE);
+    peer_send(p, g->init, (size_t)g->init_len);
+    log_debug("monitor %d connected", idx);
+    return 0;
+}
+
+void mgw3d_peer_close(mgw3d_t *g, mgw3d_peer_t *p)
+{
+    if (!p->used)
+        return;
+    bufferevent_free(p->bev);
+    p->bev = NULL;
+    p->used = 0;
+    g->npeers--;
+}
+
+void mgw3d_peer_info(mgw3d_t *g, const char *full, int full_len, const char *delta, int delta_len)
+{
+    for (int i = 0; i < g->max_peers; i++) {
+        mgw3d_peer_t *p = &g->peer[i];
+        if (!p->used)
+            continue;
+        int whole = !p->fed || delta_len < 0;
+        const char *t = whole ? full : delta;
+        int n = whole ? full_len : delta_len;
+        if (n < 0 || peer_send(p, t, (size_t)n) < 0) {
+            p->skipped++;
+            p->fed = 0; /* the next one must be complete again */
+            continue;
+        }
+        p->fed = 1;
+    }
+}
+
+void mgw3d_peer_ack(mgw3d_t *g, uint32_t id, const char *cookie, size_t n)
+{
+    int idx = (int)(id >> 16);
+    char text[SHM3D_EVENT_TEXT_LEN + 32];
+    if (idx < 0 || idx >= g->max_peers)
+        return;
+    mgw3d_peer_t *p = &g->peer[idx];
+    if (!p->used || p->gen != (uint16_t)(id & 0xffffu))
+        return;
+    int len = mgw3d_encode_ack(cookie, n, text, sizeof text);
+    if (len > 0)
+        peer_send(p, text, (size_t)len);
+}
+
+/* write what is queued for p, waiting for the socket at most ms in all (the
+ * bufferevent's own buffer may not be drained from outside: its bytes are copied out) */
+static void flush_blocking(mgw3d_peer_t *p, int ms)
+{
+    struct evbuffer *out = bufferevent_get_output(p->bev);
+    int fd = (int)bufferevent_getfd(p->bev);
+    size_t n = evbuffer_get_length(out), done = 0;
+    const unsigned char *data = evbuffer_pullup(out, -1);
+    for (int waited = 0; data && done < n && waited < ms;) {
+        ssize_t w = write(fd, data + done, n - done);
+        if (w > 0) {
+            done += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno != EAGAIN && errno != EINTR)
+            return;
+        struct pollfd pf = { .fd = fd, .events = POLLOUT };
+        poll(&pf, 1, 10);
+        waited += 10;
+    }
+}
+
+void mgw3d_peer_die(mgw3d_t *g)
+{
+    for (int i = 0; i < g->max_peers; i++) {
+        mgw3d_peer_t *p = &g->peer[i];
+        if (!p->used)
+            continue;
+        /* past the queue limit too: it is the last thing this monitor gets */
+        uint8_t hdr[FRAME_HDR];
+        frame_put_len(hdr, (uint32_t)strlen(MGW3D_DIE));
+        evbuffer_add(bufferevent_get_output(p->bev), hdr, FRAME_HDR);
+        evbuffer_add(bufferevent_get_output(p->bev), MGW3D_DIE, strlen(MGW3D_DIE));
+        flush_blocking(p, 200);
+    }
+}

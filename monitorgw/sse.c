@@ -1,0 +1,398 @@
+/* sse.c -- the browser monitor's HTTP server (sse.h): the page, the server-sent-events
+ * stream of frames (through a ring of the last delay + 1 frames for the broadcast delay)
+ * and status events, and POST /cmd handed to the program. Moved out of mgw_http.c so
+ * rcss-monitorgw and rcss-logplayer serve the same page the same way. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+#include "sse.h"
+
+typedef struct sse_buf {            /* one SSE event, shared by the viewers' connections */
+    int    refs;
+    size_t len;
+    char   data[];
+} sse_buf_t;
+
+typedef struct sse_viewer {
+    struct evhttp_request *req;
+    struct sse            *h;
+    struct sse_viewer     *prev, *next;
+    uint64_t               skipped;
+} sse_viewer_t;
+
+struct sse {
+    struct evhttp          *http;
+    struct evhttp_bound_socket *sock;
+    sse_opts_t              o;
+    sse_viewer_t           *viewers;
+    int                     nviewers;
+    int                     delay;          /* frames */
+    sse_buf_t             **ring;           /* the last delay + 1 frames */
+    uint64_t                nframes;        /* frames put into the ring */
+    uint64_t                skipped;        /* frames viewers skipped (slow) */
+    sse_buf_t              *status;         /* the last status event */
+    struct event           *resume_ev;      /* accepting again after descriptors ran out */
+};
+
+static void buf_unref(sse_buf_t *f)
+{
+    if (f && --f->refs == 0)
+        free(f);
+}
+
+static void buf_cleanup(const void *data, size_t len, void *arg)
+{
+    (void)data;
+    (void)len;
+    buf_unref(arg);
+}
+
+/* "data: JSON\n\n", one reference held by the caller */
+static sse_buf_t *buf_new(const char *json, size_t len)
+{
+    sse_buf_t *f = malloc(sizeof *f + len + 16);
+    if (!f)
+        return NULL;
+    f->refs = 1;
+    memcpy(f->data, "data: ", 6);
+    memcpy(f->data + 6, json, len);
+    memcpy(f->data + 6 + len, "\n\n", 2);
+    f->len = len + 8;
+    return f;
+}
+
+/* the frame a viewer gets now (delay frames old), NULL if none yet */
+static sse_buf_t *frame_current(const sse_t *h)
+{
+    if (h->nframes <= (uint64_t)h->delay)
+        return NULL;
+    return h->ring[(h->nframes - 1 - (uint64_t)h->delay) % (uint64_t)(h->delay + 1)];
+}
+
+/* ---- viewers -------------------------------------------------------------------------- */
+static void viewer_unlink(sse_viewer_t *v)
+{
+    sse_t *h = v->h;
+    if (v->prev)
+        v->prev->next = v->next;
+    else
+        h->viewers = v->next;
+    if (v->next)
+        v->next->prev = v->prev;
+    h->nviewers--;
+    free(v);
+}
+
+static void viewer_closed(struct evhttp_connection *conn, void *arg)
+{
+    sse_viewer_t *v = arg;
+    (void)conn;
+    /* the viewer went: libevent detached our unfinished streaming request from the
+     * connection and leaves it to us; ending its reply frees it. (When the server closes
+     * the connection itself, the request is still attached and freed with it.) */
+    if (evhttp_request_get_connection(v->req) == NULL)
+        evhttp_send_reply_end(v->req);
+    viewer_unlink(v);
+}
+
+static void viewer_send(sse_viewer_t *v, sse_buf_t *f)
+{
+    struct evhttp_connection *conn = evhttp_request_get_connection(v->req);
+    struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent(conn) : NULL;
+    if (!bev || evbuffer_get_length(bufferevent_get_output(bev)) > SSE_MAX_QUEUED) {
+        v->skipped++;
+        v->h->skipped++;
+        return;
+    }
+    struct evbuffer *b = evbuffer_new();
+    if (!b)
+        return;
+    f->refs++;
+    if (evbuffer_add_reference(b, f->data, f->len, buf_cleanup, f) < 0)
+        buf_unref(f);
+    evhttp_send_reply_chunk(v->req, b);
+    evbuffer_free(b);
+}
+
+static void on_events(struct evhttp_request *req, void *arg)
+{
+    sse_t *h = arg;
+    if (h->o.admit && !h->o.admit(h->o.arg)) { /* one clear refusal */
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, "too many viewers and monitors");
+        return;
+    }
+    sse_viewer_t *v = calloc(1, sizeof *v);
+    if (!v) {
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+        return;
+    }
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    evhttp_add_header(out, "Content-Type", "text/event-stream");
+    evhttp_add_header(out, "Cache-Control", "no-cache");
+    evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
+    v->req = req;
+    v->h = h;
+    v->next = h->viewers;
+    if (h->viewers)
+        h->viewers->prev = v;
+    h->viewers = v;
+    h->nviewers++;
+    evhttp_send_reply_start(req, HTTP_OK, "OK");
+    evhttp_connection_set_closecb(evhttp_request_get_connection(req), viewer_closed, v);
+    struct evbuffer *b = evbuffer_new();
+    if (b) {
+        evbuffer_add_printf(b, "retry: 1000\n\n");
+        evhttp_send_reply_chunk(req, b);
+        evbuffer_free(b);
+    }
+    if (h->status)
+        viewer_send(v, h->status);
+    sse_buf_t *f = frame_current(h);
+    if (f)
+        viewer_send(v, f);
+}
+
+/* ---- page and commands ------------------------------------------------------------- */
+/* the page, with the current frame in place of its FRAME marker (drawn before the
+ * stream delivers the next one); "</" escaped so the JSON cannot end the script */
+static void on_page(struct evhttp_request *req, void *arg)
+{
+    sse_t *h = arg;
+    static const char marker[] = "/*FRAME*/null";
+    struct evbuffer *b = evbuffer_new();
+    if (!b)
+        return;
+    const char *page = h->o.page, *at = strstr(page, marker);
+    sse_buf_t *f = frame_current(h);
+    if (at && f) {
+        evbuffer_add(b, page, (size_t)(at - page));
+        const char *json = f->data + 6, *end = f->data + f->len - 2;
+        for (const char *p = json; p < end; p++) {
+            if (p[0] == '<' && p + 1 < end && p[1] == '/')
+                evbuffer_add(b, "<\\", 2);
+            else
+                evbuffer_add(b, p, 1);
+        }
+        evbuffer_add(b, at + sizeof marker - 1, strlen(at + sizeof marker - 1));
+    } else {
+        evbuffer_add_reference(b, page, strlen(page), NULL, NULL);
+    }
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+                      "text/html; charset=utf-8");
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Cache-Control", "no-cache");
+    evhttp_send_reply(req, HTTP_OK, "OK", b);
+    evbuffer_free(b);
+}
+
+static void cmd_reply(struct evhttp_request *req, int code, const char *text)
+{
+    struct evbuffer *b = evbuffer_new();
+    if (!b)
+        return;
+    evbuffer_add_printf(b, "%s\n", text);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "text/plain");
+    evhttp_send_reply(req, code, code == HTTP_OK ? "OK" : "Refused", b);
+    evbuffer_free(b);
+}
+
+/* the token a request carries: header X-Rcss-Token, or ?token= (into buf) */
+static const char *cmd_token(struct evhttp_request *req, char *buf, size_t len)
+{
+    const char *got = evhttp_find_header(evhttp_request_get_input_headers(req), "X-Rcss-Token");
+    if (got)
+        return got;
+    const char *query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+    struct evkeyvalq q;
+    const char *t = NULL;
+    if (query && evhttp_parse_query_str(query, &q) == 0) {
+        if ((t = evhttp_find_header(&q, "token")) != NULL)
+            snprintf(buf, len, "%s", t);
+        evhttp_clear_headers(&q);
+    }
+    return t ? buf : NULL;
+}
+
+static void on_cmd(struct evhttp_request *req, void *arg)
+{
+    sse_t *h = arg;
+    char text[SSE_CMD_MAX + 1], token[SSE_CMD_MAX], reply[256];
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+        cmd_reply(req, HTTP_BADMETHOD, "(error use_post)");
+        return;
+    }
+    struct evbuffer *in = evhttp_request_get_input_buffer(req);
+    size_t n = evbuffer_get_length(in);
+    if (n == 0 || n > SSE_CMD_MAX) {
+        cmd_reply(req, HTTP_BADREQUEST, "(error illegal_command_form)");
+        return;
+    }
+    evbuffer_copyout(in, text, n);
+    text[n] = '\0';
+    reply[0] = '\0';
+    int code = h->o.on_cmd(h->o.arg, text, cmd_token(req, token, sizeof token), reply,
+                           sizeof reply);
+    cmd_reply(req, code, reply);
+}
+
+static void on_other(struct evhttp_request *req, void *arg)
+{
+    (void)arg;
+    evhttp_send_error(req, HTTP_NOTFOUND, NULL);
+}
+
+/* ---- the server ---------------------------------------------------------------------- */
+static void on_resume(evutil_socket_t fd, short what, void *arg)
+{
+    sse_t *h = arg;
+    (void)fd;
+    (void)what;
+    evconnlistener_enable(evhttp_bound_socket_get_listener(h->sock));
+}
+
+/* the listener's error callback gets evhttp's own argument, not ours: the one server a
+ * process runs is remembered here */
+static sse_t *accept_owner;
+
+/* accept() failed (EMFILE, ENFILE): pause accepting for a while rather than spin */
+static void on_accept_error(struct evconnlistener *l, void *arg)
+{
+    sse_t *h = accept_owner;
+    (void)arg;
+    if (!h)
+        return;
+    int e = EVUTIL_SOCKET_ERROR();
+    struct timeval tv = { SSE_RESUME_MS / 1000, (SSE_RESUME_MS % 1000) * 1000 };
+    if (!evconnlistener_disable(l) && !event_pending(h->resume_ev, EV_TIMEOUT, NULL))
+        fprintf(stderr, "http: cannot accept (%s): paused for %d ms\n",
+                evutil_socket_error_to_string(e), SSE_RESUME_MS);
+    event_add(h->resume_ev, &tv);
+}
+
+int sse_token_equal(const char *got, const char *want)
+{
+    size_t n = strlen(want), m = strlen(got);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(want[i] ^ (i < m ? got[i] : 0));
+    return diff == 0;
+}
+
+sse_t *sse_start(struct event_base *base, const sse_opts_t *o, char *err, size_t errlen)
+{
+    sse_t *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->o = *o;
+    h->delay = o->delay < 0 ? 0 : o->delay > SSE_MAX_DELAY ? SSE_MAX_DELAY : o->delay;
+    h->ring = calloc((size_t)h->delay + 1, sizeof *h->ring);
+    h->http = evhttp_new(base);
+    const char *addr = o->bind && o->bind[0] ? o->bind : "0.0.0.0";
+    if (!h->ring || !h->http
+        || !(h->sock = evhttp_bind_socket_with_handle(h->http, addr, (uint16_t)o->port))) {
+        int e = errno;
+        snprintf(err, errlen, "cannot serve http on %s port %d: %s", addr, o->port,
+                 strerror(e));
+        sse_stop(h);
+        errno = e;
+        return NULL;
+    }
+    h->resume_ev = evtimer_new(base, on_resume, h);
+    if (!h->resume_ev) {
+        snprintf(err, errlen, "out of memory");
+        sse_stop(h);
+        return NULL;
+    }
+    accept_owner = h;
+    evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(h->sock), on_accept_error);
+    evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+    evhttp_set_cb(h->http, "/", on_page, h);
+    evhttp_set_cb(h->http, "/index.html", on_page, h);
+    evhttp_set_cb(h->http, "/events", on_events, h);
+    evhttp_set_cb(h->http, "/cmd", on_cmd, h);
+    evhttp_set_gencb(h->http, on_other, h);
+    return h;
+}
+
+void sse_stop(sse_t *h)
+{
+    if (!h)
+        return;
+    if (accept_owner == h)
+        accept_owner = NULL;
+    if (h->resume_ev)
+        event_free(h->resume_ev);
+    if (h->http)
+        evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
+    while (h->viewers)
+        viewer_unlink(h->viewers);
+    for (int i = 0; h->ring && i <= h->delay; i++)
+        buf_unref(h->ring[i]);
+    buf_unref(h->status);
+    free(h->ring);
+    free(h);
+}
+
+int sse_viewers(const sse_t *h)
+{
+    return h ? h->nviewers : -1;
+}
+
+uint64_t sse_skipped(const sse_t *h)
+{
+    return h ? h->skipped : 0;
+}
+
+int sse_port(const sse_t *h)
+{
+    evutil_socket_t fd = evhttp_bound_socket_get_fd(h->sock);
+    struct sockaddr_storage a;
+    socklen_t l = sizeof a;
+    if (getsockname(fd, (struct sockaddr *)&a, &l) < 0)
+        return -1;
+    if (a.ss_family == AF_INET)
+        return ntohs(((struct sockaddr_in *)&a)->sin_port);
+    return ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
+}
+
+struct evhttp *sse_evhttp(sse_t *h)
+{
+    return h->http;
+}
+
+void sse_frame(sse_t *h, const char *json, size_t len)
+{
+    sse_buf_t *f = buf_new(json, len);
+    if (!f)
+        return;
+    size_t slot = (size_t)(h->nframes % (uint64_t)(h->delay + 1));
+    buf_unref(h->ring[slot]);
+    h->ring[slot] = f; /* the ring's reference */
+    h->nframes++;
+    sse_buf_t *cur = frame_current(h);
+    for (sse_viewer_t *v = h->viewers; v && cur; v = v->next)
+        viewer_send(v, cur);
+}
+
+void sse_status(sse_t *h, const char *json, size_t len)
+{
+    sse_buf_t *f = buf_new(json, len);
+    if (!f)
+        return;
+    buf_unref(h->status);
+    h->status = f;
+    for (sse_viewer_t *v = h->viewers; v; v = v->next)
+        viewer_send(v, f);
+}

@@ -1,0 +1,114 @@
+/* agw3d.h -- rcss3d-agentgw, the 3D server's agent gateway: agents over TCP (port 3100)
+ * and agents the gateway starts itself from server::agent_list and talks to over a
+ * socket pair (the seed's pipes), all speaking length-prefixed S-expressions (frame.h).
+ * It turns effector messages into command records for the sim (agw3d_cmd.c, pure),
+ * and sends each robot its perceptions from the snapshots (agw3d_percept.c, pure).
+ * Connections: agw3d_conn.c; the agent list: agw3d_spawn.c; the loop: agw3d_main.c. */
+#ifndef RCSS_AGW3D_H
+#define RCSS_AGW3D_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include "conf3d.h"
+#include "shm.h"
+#include "shm3d.h"
+#include "shm_gateway.h"
+
+#define AGW3D_MSG_MAX      65536       /* longest agent message */
+#define AGW3D_OUT_MAX      (4u << 20)  /* output queued for one agent before percepts drop */
+#define AGW3D_PERCEPT_LEN  16384       /* one perception message */
+#define AGW3D_LIST_MAX     SHM3D_MAX_AGENTS
+#define AGW3D_ARGS_MAX     32
+#define AGW3D_LINE_MAX     1024
+
+/* ---- agw3d_cmd.c: effector messages (pure) ---- */
+typedef struct agw3d_sink {
+    void (*record)(void *ctx, const shm3d_cmd_sh_t *c);  /* an effector for the sim */
+    void (*error)(void *ctx, const char *text);          /* "(error ...)" for the agent */
+    void (*syn)(void *ctx);                              /* (syn): the answer is complete */
+    void  *ctx;
+} agw3d_sink_t;
+
+/* Every expression of one message, in order. Returns how many were understood;
+ * each one that was not gives one error (never a record). */
+int agw3d_cmd_parse(const char *msg, size_t len, const agw3d_sink_t *sink);
+
+/* ---- agw3d_percept.c: perceptions (pure) ---- */
+/* The perception of robot slot in snapshot s: GameState (with the game variables and
+ * the robot's unum and side when first), AgentState, Vision. Returns the length, or
+ * -1 if it did not fit. */
+int agw3d_percept(const shm3d_snapshot_sh_t *s, int slot, int first, const conf3d_t *c,
+                  char *buf, size_t len);
+
+/* ---- agw3d_spawn.c: the agent list ---- */
+typedef struct agw3d_cmdline {
+    int  argc;
+    char argv[AGW3D_ARGS_MAX][AGW3D_LINE_MAX / 4];
+} agw3d_cmdline_t;
+
+/* One agent per line: the program and its arguments, blank-separated, '...' or "..."
+ * keep blanks, # starts a comment. Returns the number of agents, -1 with err. */
+int agw3d_list_parse(const char *text, agw3d_cmdline_t *out, int max, char *err, size_t errlen);
+
+/* ---- the process ---- */
+struct event_base;
+struct event;
+struct bufferevent;
+struct evconnlistener;
+
+typedef struct agw3d_conn {
+    struct agw3d       *g;
+    struct bufferevent *bev;
+    int       used;
+    int       slot;
+    uint32_t  generation;
+    int       kind;            /* SHM3D_KIND_* */
+    pid_t     pid;             /* pipe agent */
+    int       greeted;         /* its first GameState went out */
+    uint64_t  sensed_step;     /* snapshot of the last perception sent */
+    uint64_t  dropped;         /* perceptions not sent: the agent does not read */
+} agw3d_conn_t;
+
+typedef struct agw3d {
+    shm3d_handle_t          shm;
+    shm3d_region_sh_t      *r;
+    shm3d_proc_sh_t        *self;
+    conf3d_t                conf;
+    struct event_base      *base;
+    struct evconnlistener  *listener;
+    struct event           *wake_ev, *beat_ev, *sig_ev[3];
+    shm_waker_t             waker;
+    uint64_t                last_step;
+    uint64_t                ev_cursor;
+    shm3d_snapshot_sh_t     snap;
+    agw3d_conn_t            conn[SHM3D_MAX_AGENTS];
+    pid_t                   child[AGW3D_LIST_MAX];   /* pipe agents started, 0 when gone */
+    int                     nchild;
+    char                    out[AGW3D_PERCEPT_LEN];
+    char                    msg[AGW3D_MSG_MAX + 1];
+} agw3d_t;
+
+/* agw3d_conn.c */
+/* A connection on fd (TCP peer or our end of a pipe agent's socket pair). 0, or -1 if
+ * no slot is free (fd is then closed after a "(error server_full)"). */
+int  agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockaddr *peer);
+void agw3d_conn_close(agw3d_t *g, agw3d_conn_t *c);
+/* Free the slots a previous gateway left (their connections died with it). */
+void agw3d_conn_takeover(agw3d_t *g);
+/* Per snapshot: perceptions to every robot on a sense step. */
+void agw3d_conn_snapshot(agw3d_t *g);
+/* Send one message (framed) to a connection; 0, or -1 if its queue is full. */
+int  agw3d_conn_send(agw3d_conn_t *c, const char *text, size_t len);
+agw3d_conn_t *agw3d_conn_by_slot(agw3d_t *g, int slot, uint32_t generation);
+
+/* agw3d_spawn.c */
+/* Start every agent of server::agent_list. 0, or -1 (logged). */
+int  agw3d_spawn_list(agw3d_t *g);
+/* Reap exited agents (SIGCHLD). */
+void agw3d_spawn_reap(agw3d_t *g);
+/* SIGTERM every agent still running, wait, SIGKILL the rest: by pid. */
+void agw3d_spawn_stop(agw3d_t *g);
+
+#endif

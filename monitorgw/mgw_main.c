@@ -99,6 +99,8 @@ static void cycle_cb(void *ctx)
     g->have_snap = 1;
     forward_events(g);
     mgw_fanout_show(g);
+    /* at once, not after the catch-up: the synch-mode sim paces itself by it */
+    atomic_store(&g->self->last_step, g->snap.step);
 }
 
 static void on_cycle(mgw_t *g)
@@ -159,7 +161,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 /* ---- setup and teardown --------------------------------------------------------------- */
 static int start_events(mgw_t *g)
 {
-    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
+    if (shm_waker_start(&g->waker, g->r, SHM_WAKE_MGW) < 0)
         return -1;
     g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, g);

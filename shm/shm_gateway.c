@@ -1,6 +1,7 @@
 /* shm_gateway.c -- gateway-side helpers over the region (shm_gateway.h). */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,10 @@ int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t 
             shm_region_detach(h);
             return SHM_CONFLICT;
         }
-        if (h->r && atomic_load(&h->r->hdr.ready) == 1)
+        if (h->r && atomic_load(&h->r->hdr.ready) == 1) {
+            h->sim_parent = getppid() == (pid_t)h->r->hdr.sim_pid;
             return 0;
+        }
         struct timespec ts = { 0, 50000000L };
         nanosleep(&ts, NULL);
     }
@@ -82,13 +85,18 @@ static void *waker_thread(void *arg)
     return NULL;
 }
 
-int shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+static void waker_init(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
 {
     w->sem = sem;
     w->shutdown = shutdown;
     w->started = 0;
+    w->sock = 0;
     atomic_store(&w->stop, 0);
-    shm_sem_drain(sem);
+    shm_sem_drain(w->sem);
+}
+
+static int waker_thread_start(shm_waker_t *w)
+{
     w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (w->fd < 0)
         return -1;
@@ -101,8 +109,34 @@ int shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown
     return 0;
 }
 
+int shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot)
+{
+    waker_init(w, slot == SHM_WAKE_MGW ? &r->monitorgw.cycle_sem : &r->netgw[slot].cycle_sem,
+               &r->hdr.shutdown);
+    const char *force = getenv("RCSS_WAKE_THREAD");
+    if (!(force && force[0] == '1')) {
+        w->fd = shm_wake_bind(r->hdr.name, slot);
+        if (w->fd >= 0) {
+            w->sock = 1;
+            return 0;
+        }
+    }
+    return waker_thread_start(w);
+}
+
+int shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+{
+    waker_init(w, sem, shutdown);
+    return waker_thread_start(w);
+}
+
 void shm_waker_clear(shm_waker_t *w)
 {
+    if (w->sock) { /* the posts nobody waits for are taken too, so they do not pile up */
+        shm_wake_drain(w->fd);
+        shm_sem_drain(w->sem);
+        return;
+    }
     uint64_t v;
     while (read(w->fd, &v, sizeof v) == (ssize_t)sizeof v)
         ;

@@ -141,7 +141,7 @@ static int start(agw3d_t *g)
         close(fd);
         return -1;
     }
-    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
+    if (shm_waker_start_sem(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
         return -1;
     g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);

@@ -25,8 +25,10 @@ int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t
 int  shm_gateway_parse_instance(const char *text, uint64_t *out);
 /* The sim's resolved configuration, as a conf_t. */
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
-/* 0 once the sim that created the region is gone (pid and start time) or asked everyone
- * to leave. */
+#define SHM_ALIVE_EVERY_NS 100000000LL /* the sim's process is looked up this often */
+
+/* 0 once the sim that created the region is gone (pid and start time; noticed within
+ * SHM_ALIVE_EVERY_NS) or asked everyone to leave (at once). */
 int  shm_gateway_sim_alive(const shm_region_sh_t *r);
 
 /* What wakes a gateway's loop once per published snapshot: its wake socket

@@ -70,59 +70,55 @@ void shm_lock_key_region(const char *name, char *key, size_t len)
     snprintf(key, len, "shm:%s", name);
 }
 
-uint64_t shm_pid_start(pid_t pid)
+/* /proc/PID/stat's state (field 3) and start time (field 22): 0, or -1 (no such
+ * process, or unreadable) */
+static int pid_stat(pid_t pid, char *state, uint64_t *start)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return 0;
+        return -1;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
     if (n <= 0)
-        return 0;
+        return -1;
     buf[n] = '\0';
     /* the command name (field 2) may hold blanks and parentheses: count from the last ')' */
     char *p = strrchr(buf, ')');
-    if (!p)
-        return 0;
+    if (!p || p[1] != ' ')
+        return -1;
+    *state = p[2];
     p++;
     for (int field = 3; field < 22 && *p; field++) {
         p = strchr(p + 1, ' ');
         if (!p)
-            return 0;
+            return -1;
     }
-    return strtoull(p, NULL, 10);
+    *start = strtoull(p, NULL, 10);
+    return 0;
 }
 
-/* 1 if pid has exited but not been reaped (state Z or X in /proc/PID/stat): kill(pid, 0)
- * still succeeds on it, yet it will never run again */
-static int pid_exited(pid_t pid)
+uint64_t shm_pid_start(pid_t pid)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* field 3, the state, follows the name's ')' */
-    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+    char state;
+    uint64_t start;
+    return pid_stat(pid, &state, &start) == 0 ? start : 0;
 }
 
 int shm_sim_alive(const shm_header_sh_t *hd)
 {
     pid_t pid = (pid_t)hd->sim_pid;
+    char state;
+    uint64_t start;
     if (pid <= 0)
         return 0;
-    if ((kill(pid, 0) < 0 && errno == ESRCH) || pid_exited(pid))
-        return 0; /* a killed sim whose parent has not reaped it yet is gone too */
+    if (pid_stat(pid, &state, &start) < 0) /* no /proc entry: ask the kernel directly */
+        return !(kill(pid, 0) < 0 && errno == ESRCH);
+    if (state == 'Z' || state == 'X')
+        return 0; /* killed, not reaped yet by its parent: it will never run again */
     /* the pid may have been reused: the start time tells the sim from a newcomer */
-    uint64_t start = shm_pid_start(pid);
-    return hd->sim_start == 0 || start == 0 || start == hd->sim_start;
+    return hd->sim_start == 0 || start == hd->sim_start;
 }
 
 /* the header of an object that is already open, if it is big enough to hold one; 0 ok */

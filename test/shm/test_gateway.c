@@ -185,5 +185,31 @@ Test(gateway, sim_alive)
         _exit(0);
     waitpid(pid, NULL, 0);
     owner.r->hdr.sim_pid = (int32_t)pid; /* reaped: no such process */
-    cr_expect_not(shm_gateway_sim_alive(owner.r), "sim pid gone");
+    cr_expect_not(shm_sim_alive(&owner.r->hdr), "sim pid gone");
+    int alive = 1; /* the gateways' check looks the process up every SHM_ALIVE_EVERY_NS */
+    for (int i = 0; i < 50 && alive; i++) {
+        alive = shm_gateway_sim_alive(owner.r);
+        usleep(20000);
+    }
+    cr_expect_not(alive, "sim pid gone: noticed within SHM_ALIVE_EVERY_NS");
+}
+
+/* a sim killed but not yet reaped by its parent (a zombie) is gone as well: kill(pid, 0)
+ * still succeeds on it */
+Test(gateway, zombie_sim_is_gone)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    shm_header_sh_t hd = owner.r->hdr;
+    hd.sim_pid = (int32_t)pid;
+    hd.sim_start = shm_pid_start(pid);
+    int alive = 1;
+    for (int i = 0; i < 100 && alive; i++) { /* until the child has exited */
+        alive = shm_sim_alive(&hd);
+        usleep(10000);
+    }
+    cr_expect_eq(kill(pid, 0), 0, "not reaped yet");
+    cr_expect_not(alive, "a zombie counts as gone");
+    waitpid(pid, NULL, 0);
 }

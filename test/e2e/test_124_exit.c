@@ -4,7 +4,8 @@
  *   1  configuration error (unknown parameter, bad value, unreadable --config file,
  *      an event stream that cannot be opened, a log directory that cannot be written)
  *   2  bind or instance conflict (here: the player port is held by another socket, so
- *      the gateways cannot bind it and the server never gets ready)
+ *      the gateways cannot bind it and the server never gets ready), or gateways that
+ *      never come up (SIM_READY_WAIT_NS, 10 s)
  *   3  clients missing: the match ended without one of the teams (the referee's
  *      time_up_without_a_team) or a team forfeited (synch_miss_policy=forfeit, see
  *      test_125)
@@ -15,7 +16,10 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "e2e_logs.h"
@@ -79,6 +83,64 @@ Test(runner_exit, port_in_use_exits_2, .timeout = 60)
     snprintf(path, sizeof path, "%s/result.json", p.dir);
     cr_expect_neq(access(path, F_OK), 0, "no result.json for a server that never ran");
     close(fd);
+    e2e_srv_clean(&p);
+}
+
+/* a player gateway that starts but never attaches (a program that only sleeps, in
+ * server::gateway_dir beside the real monitorgw): after SIM_READY_WAIT_NS the server
+ * gives up with status 2 and one message, never printing READY, and takes its
+ * children along */
+Test(runner_exit, gateways_not_ready_exit_2, .timeout = 90)
+{
+    char gw[] = "/tmp/rcss-e2e-gw-XXXXXX", path[300], real[600], pids[300];
+    cr_assert(mkdtemp(gw));
+    snprintf(pids, sizeof pids, "%s/pids", gw);
+    snprintf(path, sizeof path, "%s/rcss-netgw", gw);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fprintf(f, "#!/bin/sh\necho $$ >> %s\nexec sleep 60\n", pids);
+    fclose(f);
+    chmod(path, 0755);
+    const char *bin = getenv("RCSS_BIN_DIR") ? getenv("RCSS_BIN_DIR") : "build/bin";
+    snprintf(real, sizeof real, "%s/rcss-monitorgw", bin);
+    char *abs = realpath(real, NULL);
+    cr_assert(abs, "%s", real);
+    snprintf(path, sizeof path, "%s/rcss-monitorgw", gw);
+    cr_assert_eq(symlink(abs, path), 0);
+    free(abs);
+    char dir_arg[300];
+    snprintf(dir_arg, sizeof dir_arg, "server::gateway_dir=%s", gw);
+    const char *args[] = { dir_arg, "server::port=0", "server::coach_port=0",
+                           "server::olcoach_port=0", NULL };
+    e2e_srv_t p;
+    cr_assert_eq(e2e_srv_spawn(&p, args, NULL), 0);
+    int st = e2e_srv_wait(&p, 40000);
+    e2e_srv_output(&p, out, sizeof out);
+    cr_expect_eq(st, 2, "%s", out);
+    cr_expect_null(strstr(out, "READY "), "never ready: %s", out);
+    cr_expect(strstr(out, "the gateways did not come up within 10 s") != NULL, "%s", out);
+    f = fopen(pids, "r");
+    cr_assert(f, "the sleeping gateway was started");
+    int pid, n = 0;
+    while (fscanf(f, "%d", &pid) == 1) {
+        n++;
+        int alive = 1;
+        for (int i = 0; i < 100 && alive; i++) { /* SIGTERM from the sim, or its death */
+            alive = kill(pid, 0) == 0;
+            if (alive)
+                usleep(20000);
+        }
+        cr_expect_not(alive, "gateway %d outlived the server", pid);
+        if (alive)
+            kill(pid, SIGKILL);
+    }
+    fclose(f);
+    cr_expect_geq(n, 1);
+    unlink(pids);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/rcss-netgw", gw);
+    unlink(path);
+    rmdir(gw);
     e2e_srv_clean(&p);
 }
 

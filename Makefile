@@ -190,13 +190,15 @@ fuzz: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-run
 
 # nightly style, not in CI: FUZZ_RUNS executions of every target, the figures in
-# $(BUILD)-fuzz/fuzz-long.md (docs/fuzzing.md holds the last run's)
+# $(BUILD)-fuzz/fuzz-long.md (docs/fuzzing.md holds the last run's); FUZZ_TARGETS="fuzz_conf
+# fuzz_rcg" runs only those
 FUZZ_RUNS ?= 10000000
+FUZZ_TARGETS ?=
 fuzz-long: deps
 	$(MAKE) BUILD=$(BUILD)-fuzz CC=clang FUZZ=1 fuzz-long-run
 
 fuzz-long-run: $(FUZZ_BINS)
-	scripts/fuzz-long.sh $(BUILD) $(FUZZ_RUNS) $(BUILD)/fuzz-long.md
+	scripts/fuzz-long.sh $(BUILD) $(FUZZ_RUNS) $(BUILD)/fuzz-long.md $(FUZZ_TARGETS)
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/test/fuzz/%.o $(LIBNETGW) $(LIBMGW) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

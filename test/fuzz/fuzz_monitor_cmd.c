@@ -19,7 +19,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (memchr(c.reply, '\0', sizeof c.reply) == NULL)
         abort();
-    if (c.kind == MGW_CMD_CTRL && c.ctrl.kind != SHM_CMD_START) {
+    /* the control records a monitor can send: (dispstart) and (dispreset)/(reset) carry
+     * nothing; a foul, a player move, a discard and a card a side, a unum, a position */
+    if (c.kind == MGW_CMD_CTRL && c.ctrl.kind != SHM_CMD_START && c.ctrl.kind != SHM_CMD_RESET
+        && c.ctrl.kind != SHM_CMD_FOUL && c.ctrl.kind != SHM_CMD_MOVE_PLAYER
+        && c.ctrl.kind != SHM_CMD_DISCARD && c.ctrl.kind != SHM_CMD_CARD)
+        abort();
+    if (c.kind == MGW_CMD_CTRL && (c.ctrl.kind == SHM_CMD_START || c.ctrl.kind == SHM_CMD_RESET)
+        && (c.ctrl.i != 0 || c.ctrl.flags != 0))
+        abort();
+    if (c.kind == MGW_CMD_CTRL && c.ctrl.kind != SHM_CMD_START && c.ctrl.kind != SHM_CMD_RESET) {
         int side = c.ctrl.i;
         unsigned unum = c.ctrl.flags & 0xffu;
         if (side < -1 || side > 1)

@@ -54,6 +54,10 @@ void     shm3d_snap_follow(const shm3d_region_sh_t *r, uint64_t *last, int max_b
 uint64_t shm3d_event_push(shm3d_region_sh_t *r, const shm3d_event_sh_t *ev);
 /* 0 ok; 1 not written yet; -1 overwritten (skip ahead and count a reset) */
 int      shm3d_event_read(const shm3d_region_sh_t *r, uint64_t seq, shm3d_event_sh_t *out);
+/* the next event at *cursor before upto: 0 one; 1 none yet; -1 lost (the cursor jumped
+ * to half a ring before the head: count a reset) */
+int      shm3d_event_next(const shm3d_region_sh_t *r, uint64_t *cursor, uint64_t upto,
+                          shm3d_event_sh_t *out);
 uint64_t shm3d_event_head(const shm3d_region_sh_t *r);
 
 /* ---- rings ---- */

@@ -120,27 +120,3 @@ void shm_waker_stop(shm_waker_t *w)
         w->fd = -1;
     }
 }
-
-void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
-                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
-                     void (*fn)(void *ctx), void *ctx)
-{
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
-    if (pub <= *last)
-        return;
-    uint64_t n = *last + 1;
-    if (pub - *last > (uint64_t)max_behind) {
-        atomic_fetch_add(resets, 1);
-        n = pub;
-    }
-    for (; n <= pub; n++) {
-        if (shm_snap_read(r, n, snap) < 0) {
-            atomic_fetch_add(resets, 1);
-            if (shm_snap_read_latest(r, snap) == 0)
-                break;
-            n = snap->step;
-        }
-        fn(ctx);
-    }
-    *last = snap->step > pub ? snap->step : pub;
-}

@@ -1,7 +1,8 @@
 /* shm_gateway.h -- what every gateway process (rcss-netgw, rcss-monitorgw) does with the
  * region: wait for the sim's region to be ready, take the resolved parameters, turn the
  * cycle semaphore into an eventfd for its libevent loop (a thread, so no callback ever
- * blocks), follow the published snapshots in order, and notice a dead sim. */
+ * blocks), and notice a dead sim. (Following the snapshots in order: shm_snap_follow,
+ * shm.h.) */
 #ifndef RCSS_SHM_GATEWAY_H
 #define RCSS_SHM_GATEWAY_H
 
@@ -45,12 +46,5 @@ int  shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdow
 void shm_waker_clear(shm_waker_t *w);
 /* Stop and join the thread, close the eventfd. Safe on a waker never started. */
 void shm_waker_stop(shm_waker_t *w);
-
-/* Handle every snapshot published after *last in order, copying each into snap and
- * calling fn(ctx). More than max_behind behind (or a slot already overwritten): jump to
- * the newest and count one reset in *resets. Updates *last. */
-void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
-                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
-                     void (*fn)(void *ctx), void *ctx);
 
 #endif

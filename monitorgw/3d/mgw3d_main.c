@@ -36,17 +36,12 @@ static int parse_args(int argc, char **argv, const char **name)
 static void forward_events(mgw3d_t *g)
 {
     shm3d_event_sh_t ev;
-    while (g->ev_cursor < g->snap.event_head) {
-        int rc = shm3d_event_read(g->r, g->ev_cursor, &ev);
-        if (rc > 0)
-            break;
+    int rc;
+    while ((rc = shm3d_event_next(g->r, &g->ev_cursor, g->snap.event_head, &ev)) <= 0) {
         if (rc < 0) {
-            uint64_t head = shm3d_event_head(g->r);
-            g->ev_cursor = head > SHM3D_EVENT_SLOTS / 2 ? head - SHM3D_EVENT_SLOTS / 2 : 0;
             atomic_fetch_add(&g->self->resets, 1);
             continue;
         }
-        g->ev_cursor++;
         if (ev.kind == SHM3D_EV_ACK) {
             size_t n = ev.len < 0 ? 0 : ev.len > SHM3D_EVENT_TEXT_LEN ? SHM3D_EVENT_TEXT_LEN
                                                                        : (size_t)ev.len;

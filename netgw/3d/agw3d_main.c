@@ -37,17 +37,12 @@ static int parse_args(int argc, char **argv, const char **name)
 static void forward_events(agw3d_t *g)
 {
     shm3d_event_sh_t ev;
-    while (g->ev_cursor < g->snap.event_head) {
-        int rc = shm3d_event_read(g->r, g->ev_cursor, &ev);
-        if (rc > 0)
-            break;
+    int rc;
+    while ((rc = shm3d_event_next(g->r, &g->ev_cursor, g->snap.event_head, &ev)) <= 0) {
         if (rc < 0) {
-            uint64_t head = shm3d_event_head(g->r);
-            g->ev_cursor = head > SHM3D_EVENT_SLOTS / 2 ? head - SHM3D_EVENT_SLOTS / 2 : 0;
             atomic_fetch_add(&g->self->resets, 1);
             continue;
         }
-        g->ev_cursor++;
         if (ev.kind != SHM3D_EV_AGENT_ERROR)
             continue;
         agw3d_conn_t *c = agw3d_conn_by_slot(g, ev.slot, ev.generation);

@@ -415,27 +415,15 @@ static void rec_run(rec_ctx_t *c)
 int main(int argc, char **argv)
 {
     static rec_ctx_t c; /* large: snapshots, text assembly */
-    const char *name = getenv("RCSS_SHM");
-    uint64_t instance = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
-            name = argv[++i];
-        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc
-                   && shm_gateway_parse_instance(argv[i + 1], &instance) == 0) {
-            i++;
-        } else {
-            name = NULL;
-            break;
-        }
-    }
-    if (!name || !name[0]) {
+    shm_gwargs_t a;
+    if (shm_gateway_args(argc, argv, "RCSS_SHM", SHM_ARG_INSTANCE, &a) < 0) {
         fprintf(stderr, "usage: rcss-recorder --shm NAME [--instance ID]   (NAME also "
                 "from $RCSS_SHM)\n");
         return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-recorder", LOG_INFO);
     rec_signals();
-    int rc = rec_start(&c, name, instance);
+    int rc = rec_start(&c, a.name, a.instance);
     int conflict = rc == SHM_CONFLICT;
     if (rc == 0 && !c.game_on && !c.text_on)
         log_info("no log is on: nothing to record");

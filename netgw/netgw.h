@@ -12,7 +12,7 @@
 #include "netgw_coach.h"
 #include "rng.h"
 #include "shm.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 struct event_base;
 struct event;
@@ -104,11 +104,8 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
-    shm_waker_t         waker;      /* cycle_sem posts -> eventfd */
-    struct event       *wake_ev;
+    shm_gwloop_t        loop;       /* cycle_sem posts, heartbeat, signals */
     struct event       *see_ev;     /* async see timer, every send_step / 4 */
-    struct event       *beat_ev;    /* heartbeat and liveness */
-    struct event       *sig_ev[2];
     int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
     uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
     uint64_t            vtick;      /* synch mode: next virtual see tick (netgw_cycle.c) */

@@ -36,6 +36,9 @@ int  shm3d_gateway_attach(shm3d_handle_t *h, const char *name, int wait_ms, char
                           size_t errlen);
 /* 0 once the sim asked everyone to leave or is gone. */
 int  shm3d_sim_alive(const shm3d_region_sh_t *r);
+/* Gateways: the sim's resolved configuration, as a conf3d_t. */
+struct conf3d;
+void shm3d_gateway_conf(const shm3d_region_sh_t *r, struct conf3d *c);
 
 /* ---- snapshots ---- */
 shm3d_snapshot_sh_t *shm3d_snap_begin(shm3d_region_sh_t *r);

@@ -147,6 +147,15 @@ int shm3d_gateway_attach(shm3d_handle_t *h, const char *name, int wait_ms, char 
     return -1;
 }
 
+void shm3d_gateway_conf(const shm3d_region_sh_t *r, conf3d_t *c)
+{
+    for (int i = 0; i < P3_COUNT; i++) {
+        c->num[i] = r->params.num[i];
+        memcpy(c->str[i], r->params.str[i], CONF_STR_LEN);
+        c->str[i][CONF_STR_LEN - 1] = '\0';
+    }
+}
+
 int shm3d_sim_alive(const shm3d_region_sh_t *r)
 {
     if (atomic_load(&r->hdr.shutdown))

@@ -52,6 +52,34 @@ int shm_gateway_parse_instance(const char *text, uint64_t *out)
     return 0;
 }
 
+int shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_gwargs_t *a)
+{
+    a->name = getenv(env);
+    a->instance = 0;
+    a->index = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--shm") == 0 && val) {
+            a->name = val;
+        } else if ((opts & SHM_ARG_INSTANCE) && strcmp(argv[i], "--instance") == 0 && val) {
+            if (shm_gateway_parse_instance(val, &a->instance) < 0)
+                return -1;
+        } else if ((opts & SHM_ARG_INDEX) && strcmp(argv[i], "--index") == 0 && val) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v >= SHM_MAX_GATEWAYS)
+                return -1;
+            a->index = (int)v;
+        } else {
+            return -1;
+        }
+        i++;
+    }
+    if (!a->name || !a->name[0] || ((opts & SHM_ARG_INDEX) && a->index < 0))
+        return -1;
+    return 0;
+}
+
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c)
 {
     for (int i = 0; i < PARAM_COUNT; i++) {

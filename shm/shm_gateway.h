@@ -23,6 +23,19 @@ int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t
                         char *err, size_t errlen);
 /* "--instance" values: hexadecimal, non-zero. 0 ok, -1 malformed. */
 int  shm_gateway_parse_instance(const char *text, uint64_t *out);
+
+/* A gateway's command line: --shm NAME (default: $env), and where opts allow them
+ * --instance ID (SHM_ARG_INSTANCE; 0 if not given) and --index I (SHM_ARG_INDEX: 0 to
+ * SHM_MAX_GATEWAYS - 1, required). 0, or -1 for anything else (the caller prints its
+ * usage). */
+#define SHM_ARG_INSTANCE 1u
+#define SHM_ARG_INDEX    2u
+typedef struct shm_gwargs {
+    const char *name;
+    uint64_t    instance;
+    int         index;        /* -1 without SHM_ARG_INDEX */
+} shm_gwargs_t;
+int  shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_gwargs_t *a);
 /* The sim's resolved configuration, as a conf_t. */
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
 /* 0 once the sim that created the region is gone (pid and start time) or asked everyone

@@ -16,7 +16,7 @@
 #include "conf3d.h"
 #include "shm.h"
 #include "shm3d.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 #define MGW3D_MAX_PEERS   256
 #define MGW3D_MSG_MAX     65536        /* longest monitor command message */
@@ -100,8 +100,7 @@ typedef struct mgw3d {
     conf3d_t                conf;
     struct event_base      *base;
     struct evconnlistener  *listener;
-    struct event           *wake_ev, *beat_ev, *sig_ev[2];
-    shm_waker_t             waker;
+    shm_gwloop_t            loop;            /* cycle_sem posts, heartbeat, signals */
     uint64_t                last_step, ev_cursor;
     uint64_t                info_step;       /* snapshot of the last Info sent */
     shm3d_snapshot_sh_t     snap;

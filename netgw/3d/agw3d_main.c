@@ -21,18 +21,6 @@
 #define AGW3D_BEAT_MS   100
 #define AGW3D_ATTACH_MS 5000
 
-static int parse_args(int argc, char **argv, const char **name)
-{
-    *name = getenv("RCSS3D_SHM");
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc)
-            *name = argv[++i];
-        else
-            return -1;
-    }
-    return *name && (*name)[0] ? 0 : -1;
-}
-
 /* ---- per snapshot ------------------------------------------------------------------ */
 static void forward_events(agw3d_t *g)
 {
@@ -59,16 +47,9 @@ static void snapshot_cb(void *ctx)
     agw3d_conn_snapshot(g);
 }
 
-static void on_wake(evutil_socket_t fd, short what, void *arg)
+static void on_wake(void *arg)
 {
     agw3d_t *g = arg;
-    (void)fd;
-    (void)what;
-    shm_waker_clear(&g->waker);
-    if (atomic_load(&g->r->hdr.shutdown)) {
-        event_base_loopbreak(g->base);
-        return;
-    }
     shm3d_snap_follow(g->r, &g->last_step, SHM3D_SNAP_SLOTS - 2, &g->snap, &g->self->resets,
                       snapshot_cb, g);
     atomic_store(&g->self->last_step, g->last_step);
@@ -76,27 +57,16 @@ static void on_wake(evutil_socket_t fd, short what, void *arg)
         shm_sem_post(&g->r->hdr.done_sem); /* the sim may be waiting for us to catch up */
 }
 
-static void on_beat(evutil_socket_t fd, short what, void *arg)
+static int on_beat(void *arg)
 {
     agw3d_t *g = arg;
-    (void)fd;
-    (void)what;
-    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     agw3d_spawn_reap(g);
-    if (!shm3d_sim_alive(g->r)) {
-        log_info("the sim is gone; leaving");
-        event_base_loopbreak(g->base);
-    }
+    return shm3d_sim_alive(g->r);
 }
 
-static void on_signal(evutil_socket_t sig, short what, void *arg)
+static void on_child(void *arg)
 {
-    agw3d_t *g = arg;
-    (void)what;
-    if (sig == SIGCHLD)
-        agw3d_spawn_reap(g);
-    else
-        event_base_loopbreak(g->base);
+    agw3d_spawn_reap(arg);
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -112,15 +82,6 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 }
 
 /* ---- setup and teardown ----------------------------------------------------------- */
-static void take_conf(agw3d_t *g)
-{
-    for (int i = 0; i < P3_COUNT; i++) {
-        g->conf.num[i] = g->r->params.num[i];
-        memcpy(g->conf.str[i], g->r->params.str[i], CONF_STR_LEN);
-        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
-    }
-}
-
 static int start(agw3d_t *g)
 {
     char err[256];
@@ -136,19 +97,12 @@ static int start(agw3d_t *g)
         close(fd);
         return -1;
     }
-    if (shm_waker_start(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
-        return -1;
-    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
-    g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
-    const int sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
-    for (int i = 0; i < 3; i++) {
-        g->sig_ev[i] = evsignal_new(g->base, sigs[i], on_signal, g);
-        if (!g->sig_ev[i] || event_add(g->sig_ev[i], NULL) < 0)
-            return -1;
-    }
-    struct timeval beat = { 0, AGW3D_BEAT_MS * 1000 };
-    if (!g->wake_ev || !g->beat_ev || event_add(g->wake_ev, NULL) < 0
-        || event_add(g->beat_ev, &beat) < 0)
+    g->loop.on_wake = on_wake;
+    g->loop.on_beat = on_beat;
+    g->loop.on_child = on_child;
+    g->loop.arg = g;
+    if (shm_gwloop_start(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
+                         &g->self->heartbeat_ns, AGW3D_BEAT_MS) < 0)
         return -1;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     log_info("agents on TCP port %d", port);
@@ -160,17 +114,9 @@ static void teardown(agw3d_t *g)
     for (int i = 0; i < SHM3D_MAX_AGENTS; i++)
         agw3d_conn_close(g, &g->conn[i]);
     agw3d_spawn_stop(g);
-    shm_waker_stop(&g->waker);
+    shm_gwloop_stop(&g->loop);
     if (g->listener)
         evconnlistener_free(g->listener);
-    if (g->wake_ev)
-        event_free(g->wake_ev);
-    if (g->beat_ev)
-        event_free(g->beat_ev);
-    for (int i = 0; i < 3; i++) {
-        if (g->sig_ev[i])
-            event_free(g->sig_ev[i]);
-    }
     if (g->base)
         event_base_free(g->base);
     shm3d_region_detach(&g->shm);
@@ -180,21 +126,21 @@ int main(int argc, char **argv)
 {
     static agw3d_t gw; /* large: not on the stack */
     agw3d_t *g = &gw;
-    const char *name;
+    shm_gwargs_t a;
     char err[256];
     log_init("rcss3d-agentgw", LOG_INFO);
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name) < 0) {
+    if (shm_gateway_args(argc, argv, "RCSS3D_SHM", 0, &a) < 0) {
         fprintf(stderr, "usage: rcss3d-agentgw --shm NAME   (NAME also from $RCSS3D_SHM)\n");
         return 1;
     }
-    if (shm3d_gateway_attach(&g->shm, name, AGW3D_ATTACH_MS, err, sizeof err) < 0) {
+    if (shm3d_gateway_attach(&g->shm, a.name, AGW3D_ATTACH_MS, err, sizeof err) < 0) {
         log_err("%s", err);
         return 1;
     }
     g->r = g->shm.r;
     g->self = &g->r->proc[SHM3D_GW_AGENT];
-    take_conf(g);
+    shm3d_gateway_conf(g->r, &g->conf);
     if (conf3d_bool(&g->conf, P3_verbose))
         log_level = LOG_DEBUG;
     g->base = event_base_new();
@@ -205,6 +151,8 @@ int main(int argc, char **argv)
         agw3d_conn_takeover(g);
         agw3d_spawn_list(g);
         event_base_dispatch(g->base);
+        if (g->loop.sim_gone)
+            log_info("the sim is gone; leaving");
         rc = 0;
     }
     teardown(g);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "playmode.h"
+#include "proc.h"
 #include "rec.h"
 #include "shm_gateway.h"
 
@@ -41,24 +42,6 @@ typedef struct rec_ctx {
 } rec_ctx_t;
 
 static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
-
-static void rec_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
 
 /* ---- state in the region ------------------------------------------------------------ */
 static void save_state(rec_ctx_t *c)
@@ -422,7 +405,7 @@ int main(int argc, char **argv)
         return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-recorder", LOG_INFO);
-    rec_signals();
+    proc_stop_signals(&stop_flag);
     int rc = rec_start(&c, a.name, a.instance);
     int conflict = rc == SHM_CONFLICT;
     if (rc == 0 && !c.game_on && !c.text_on)

@@ -171,11 +171,12 @@ run: deps
 	$(MAKE) -j2 all
 	SYNCH='$(SYNCH)' PORT='$(PORT)' scripts/demo.sh $(BUILD)/bin
 
+# REF=path/to/rcssserver: the same loads against that server, and the ratios
 bench: deps
 	$(MAKE) all
-	scripts/bench-clock.sh $(BUILD)/bin
+	REF='$(REF)' scripts/bench-synch.sh $(BUILD)/bin
+	REF='$(REF)' scripts/bench-clock.sh $(BUILD)/bin
 	scripts/bench-monitors.sh $(BUILD)/bin
-	scripts/bench-synch.sh $(BUILD)/bin
 
 # libFuzzer targets: the libraries are rebuilt with clang and fuzzer instrumentation in
 # $(BUILD)-fuzz; each test/fuzz/fuzz_*.c links against them (only what it uses is pulled).

@@ -11,34 +11,57 @@
 /* " v" with v quantised to q (q = 0: as is) */
 static void enc_real(strbuf_t *e, double v, double q)
 {
-    char tmp[48];
     if (!isfinite(v))
         v = 0.0;
     if (q > 0.0)
         v = rint(v / q) * q;
-    fmt_real(tmp, sizeof tmp, v);
-    strbuf_printf(e, " %s", tmp);
+    strbuf_real(e, v);
+}
+
+/* " N" */
+static void enc_uint(strbuf_t *e, uint32_t v)
+{
+    strbuf_putc(e, ' ');
+    strbuf_uint(e, v);
+}
+
+/* " 0x..." as "%x" after 0x */
+static void enc_hex(strbuf_t *e, uint32_t v)
+{
+    char tmp[12];
+    int n = 0;
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 15u];
+        v >>= 4;
+    } while (v);
+    strbuf_put(e, " 0x", 3);
+    while (n > 0)
+        strbuf_putc(e, tmp[--n]);
 }
 
 static void enc_counters(strbuf_t *e, const disp_player_t *p, int version)
 {
-    const uint32_t *c = p->count;
-    strbuf_printf(e, " (c %u %u %u %u %u %u %u %u %u %u %u", c[DISP_CNT_KICK],
-                  c[DISP_CNT_DASH], c[DISP_CNT_TURN], c[DISP_CNT_CATCH], c[DISP_CNT_MOVE],
-                  c[DISP_CNT_TURN_NECK], c[DISP_CNT_CHANGE_VIEW], c[DISP_CNT_SAY],
-                  c[DISP_CNT_TACKLE], c[DISP_CNT_POINTTO], c[DISP_CNT_ATTENTIONTO]);
-    if (version >= 5)
-        strbuf_printf(e, " %u", c[DISP_CNT_CHANGE_FOCUS]);
-    strbuf_printf(e, "))");
+    static const int order[12] = { DISP_CNT_KICK, DISP_CNT_DASH, DISP_CNT_TURN,
+                                    DISP_CNT_CATCH, DISP_CNT_MOVE, DISP_CNT_TURN_NECK,
+                                    DISP_CNT_CHANGE_VIEW, DISP_CNT_SAY, DISP_CNT_TACKLE,
+                                    DISP_CNT_POINTTO, DISP_CNT_ATTENTIONTO,
+                                    DISP_CNT_CHANGE_FOCUS };
+    strbuf_puts(e, " (c");
+    for (int k = 0; k < (version >= 5 ? 12 : 11); k++)
+        enc_uint(e, p->count[order[k]]);
+    strbuf_puts(e, "))");
 }
 
 static void enc_player(strbuf_t *e, const disp_player_t *p, int version)
 {
-    strbuf_printf(e, " ((%c %d) %d", p->side < 0 ? 'r' : 'l', p->unum, p->type);
+    strbuf_puts(e, p->side < 0 ? " ((r " : " ((l ");
+    strbuf_int(e, p->unum);
+    strbuf_put(e, ") ", 2);
+    strbuf_int(e, p->type);
     if (p->state) /* the reference's showbase prints zero as a bare 0 */
-        strbuf_printf(e, " 0x%x", p->state);
+        enc_hex(e, p->state);
     else
-        strbuf_printf(e, " 0");
+        strbuf_put(e, " 0", 2);
     enc_real(e, p->x, 0.0001);
     enc_real(e, p->y, 0.0001);
     enc_real(e, p->vx, 0.0001);
@@ -49,25 +72,51 @@ static void enc_player(strbuf_t *e, const disp_player_t *p, int version)
         enc_real(e, p->point_x, 0.0001);
         enc_real(e, p->point_y, 0.0001);
     }
-    strbuf_printf(e, " (v %c", p->view_high ? 'h' : 'l');
+    strbuf_puts(e, p->view_high ? " (v h" : " (v l");
     enc_real(e, p->view_width, 0.0);
-    strbuf_printf(e, ")");
+    strbuf_putc(e, ')');
     if (version >= 5) {
-        strbuf_printf(e, " (fp");
+        strbuf_puts(e, " (fp");
         enc_real(e, p->focus_dist, 0.0001);
         enc_real(e, p->focus_dir * 180.0 / M_PI, 0.0001);
-        strbuf_printf(e, ")");
+        strbuf_putc(e, ')');
     }
-    strbuf_printf(e, " (s");
+    strbuf_puts(e, " (s");
     enc_real(e, p->stamina, 0.0);
     enc_real(e, p->effort, 0.0);
     enc_real(e, p->recovery, 0.0);
     if (version >= 4)
         enc_real(e, p->capacity, 0.0);
-    strbuf_printf(e, ")");
-    if (p->enabled && p->focus_side != 0)
-        strbuf_printf(e, " (f %c %d)", p->focus_side < 0 ? 'r' : 'l', p->focus_unum);
+    strbuf_putc(e, ')');
+    if (p->enabled && p->focus_side != 0) {
+        strbuf_puts(e, p->focus_side < 0 ? " (f r " : " (f l ");
+        strbuf_int(e, p->focus_unum);
+        strbuf_putc(e, ')');
+    }
     enc_counters(e, p, version);
+}
+
+/* (pm M) (tm L R SL SR [penalties]) */
+static void enc_head(strbuf_t *e, const disp_show_t *s)
+{
+    strbuf_puts(e, " (pm ");
+    strbuf_int(e, s->pmode);
+    strbuf_puts(e, ") (tm ");
+    strbuf_puts(e, s->team[0][0] ? s->team[0] : "null");
+    strbuf_putc(e, ' ');
+    strbuf_puts(e, s->team[1][0] ? s->team[1] : "null");
+    strbuf_putc(e, ' ');
+    strbuf_int(e, s->score[0]);
+    strbuf_putc(e, ' ');
+    strbuf_int(e, s->score[1]);
+    if (s->pen_score[0] + s->pen_miss[0] + s->pen_score[1] + s->pen_miss[1] > 0) {
+        const int pen[4] = { s->pen_score[0], s->pen_miss[0], s->pen_score[1], s->pen_miss[1] };
+        for (int k = 0; k < 4; k++) {
+            strbuf_putc(e, ' ');
+            strbuf_int(e, pen[k]);
+        }
+    }
+    strbuf_putc(e, ')');
 }
 
 int disp_text_show(const disp_show_t *s, int version, int flags, char *buf, size_t len)
@@ -75,25 +124,19 @@ int disp_text_show(const disp_show_t *s, int version, int flags, char *buf, size
     strbuf_t e = { buf, len, 0, 0 };
     if (len == 0)
         return -1;
-    strbuf_printf(&e, "(show %d", s->time);
-    if (!(flags & DISP_TEXT_LOG)) {
-        strbuf_printf(&e, " (pm %d) (tm %s %s %d %d", s->pmode,
-                      s->team[0][0] ? s->team[0] : "null", s->team[1][0] ? s->team[1] : "null",
-                      s->score[0], s->score[1]);
-        if (s->pen_score[0] + s->pen_miss[0] + s->pen_score[1] + s->pen_miss[1] > 0)
-            strbuf_printf(&e, " %d %d %d %d", s->pen_score[0], s->pen_miss[0], s->pen_score[1],
-                          s->pen_miss[1]);
-        strbuf_printf(&e, ")");
-    }
-    strbuf_printf(&e, " ((b)");
+    strbuf_puts(&e, "(show ");
+    strbuf_int(&e, s->time);
+    if (!(flags & DISP_TEXT_LOG))
+        enc_head(&e, s);
+    strbuf_puts(&e, " ((b)");
     enc_real(&e, s->bx, 0.0001);
     enc_real(&e, s->by, 0.0001);
     enc_real(&e, s->bvx, 0.0001);
     enc_real(&e, s->bvy, 0.0001);
-    strbuf_printf(&e, ")");
+    strbuf_putc(&e, ')');
     for (int i = 0; i < DISP_PLAYERS; i++)
         enc_player(&e, &s->player[i], version);
-    strbuf_printf(&e, ")");
+    strbuf_putc(&e, ')');
     return e.overflow ? -1 : (int)e.pos;
 }
 

@@ -20,12 +20,13 @@ static inline vec2_t vec2_polar(double r, double th) { return vec2(r * cos(th), 
 static inline double deg2rad(double d) { return d * M_PI / 180.0; }
 static inline double rad2deg(double r) { return r * 180.0 / M_PI; }
 
-/* Normalise to [-pi, pi]. */
+/* Normalise to [-pi, pi]. (fmod returns a itself when |a| < 2 pi: skipped then.) */
 static inline double angle_norm(double a)
 {
     if (!isfinite(a))
         return 0.0;
-    a = fmod(a, 2.0 * M_PI);
+    if (!(fabs(a) < 2.0 * M_PI))
+        a = fmod(a, 2.0 * M_PI);
     if (a > M_PI)
         a -= 2.0 * M_PI;
     else if (a < -M_PI)

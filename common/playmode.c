@@ -1,6 +1,7 @@
 /* playmode.c -- play-mode names and reference number formatting. */
 #include <stdio.h>
 #include <string.h>
+#include "numfmt.h"
 #include "playmode.h"
 
 static const char *const names[PM_MAX] = {
@@ -37,8 +38,7 @@ int fmt_real(char *buf, size_t len, double v)
 {
     if (v == 0.0)
         v = 0.0; /* turns -0 into 0 */
-    int n = snprintf(buf, len, "%.6g", v);
-    if (n > 0 && (size_t)n < len && strcmp(buf, "-0") == 0)
-        n = snprintf(buf, len, "0");
-    return n;
+    if (len >= NUMFMT_MAX)
+        return numfmt_g6(buf, v);
+    return snprintf(buf, len, "%.6g", v);
 }

@@ -77,6 +77,8 @@ static void cycle_cb(void *ctx)
     g->have_snap = 1;
     forward_events(g);
     mgw_fanout_show(g);
+    /* at once, not after the catch-up: the synch-mode sim paces itself by it */
+    atomic_store(&g->self->last_step, g->snap.step);
 }
 
 static void on_cycle(mgw_t *g)
@@ -120,8 +122,8 @@ static int start_events(mgw_t *g)
     g->loop.on_wake = on_wake;
     g->loop.on_beat = on_poll;
     g->loop.arg = g;
-    return shm_gwloop_start(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
-                            &g->self->heartbeat_ns, MGW_POLL_MS);
+    return shm_gwloop_start(&g->loop, g->base, g->r, SHM_WAKE_MGW, &g->self->heartbeat_ns,
+                            MGW_POLL_MS);
 }
 
 /* a monitor is one socket: take every descriptor the hard limit allows */

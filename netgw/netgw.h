@@ -104,7 +104,9 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
-    shm_gwloop_t        loop;       /* cycle_sem posts, heartbeat, signals */
+    shm_gwloop_t        loop;       /* wake-ups from the sim, heartbeat, signals */
+    shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
+    int                 done_hint;  /* synch mode: a client still to send (done) */
     struct event       *see_ev;     /* async see timer, every send_step / 4 */
     int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
     uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
@@ -125,7 +127,16 @@ typedef struct ngw {
 /* Send text with its terminating NUL on a connected socket / to an address.
  * A full socket buffer drops the datagram (never blocks). */
 void ngw_udp_send(int fd, const char *text);
+/* The same with the length of text (without its NUL) known. */
+void ngw_udp_send_len(int fd, const char *text, size_t len);
 void ngw_udp_sendto(int fd, const struct sockaddr_storage *to, const char *text);
+/* n bytes as they are (already compressed), like ngw_udp_send. */
+void ngw_udp_send_raw(int fd, const void *data, size_t n);
+/* Between begin and end, sends on client sockets are queued; end (and flush, which
+ * keeps the batch open) gives each socket its queue in one sendmmsg, in order. */
+void ngw_udp_batch_begin(void);
+void ngw_udp_batch_flush(void);
+void ngw_udp_batch_end(void);
 /* Address <-> client-table fields. */
 void ngw_addr_to_entry(const struct sockaddr_storage *a, shm_client_sh_t *e);
 void ngw_entry_to_addr(const shm_client_sh_t *e, struct sockaddr_storage *a);

@@ -15,6 +15,7 @@
 #include "param_msg.h"
 
 #define CLIENT_READS_PER_EVENT 64
+#define CLIENT_RECV_BATCH      8
 
 static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
 {
@@ -55,8 +56,7 @@ static void client_score(ngw_t *g, int idx)
 
 static void client_done(ngw_t *g, int idx)
 {
-    atomic_store(&g->r->client[idx].done_step, atomic_load(&g->r->hdr.published));
-    shm_sem_post(&g->r->hdr.done_sem);
+    shm_synch_done(g->r, idx, &g->done_hint);
 }
 
 /* (change_view W [Q]) (spec 2): in synch-see mode a low-quality request is ignored
@@ -192,31 +192,45 @@ static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
     ngw_client_command(g, idx, buf, strnlen(buf, n));
 }
 
+/* What is queued on a client's socket, CLIENT_RECV_BATCH datagrams per system call
+ * (usually the one (done) of the cycle, without a second call to find the queue
+ * empty: a datagram arriving later makes the socket readable again). */
 static void client_on_read(evutil_socket_t fd, short what, void *arg)
 {
     ngw_client_t *c = arg;
     ngw_t *g = c->g;
-    static char buf[NGW_DGRAM_MAX + 1];
+    static char buf[CLIENT_RECV_BATCH][NGW_DGRAM_MAX + 1];
+    static struct mmsghdr m[CLIENT_RECV_BATCH];
+    static struct iovec iov[CLIENT_RECV_BATCH];
     (void)what;
     int coach = c->idx >= SHM_COACH_TRAINER;
-    for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i++) {
-        ssize_t n = recv(fd, buf, NGW_DGRAM_MAX, MSG_DONTWAIT);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i += CLIENT_RECV_BATCH) {
+        for (int k = 0; k < CLIENT_RECV_BATCH; k++) {
+            iov[k] = (struct iovec){ buf[k], NGW_DGRAM_MAX };
+            m[k].msg_hdr = (struct msghdr){ .msg_iov = &iov[k], .msg_iovlen = 1 };
+        }
+        int got = recvmmsg(fd, m, CLIENT_RECV_BATCH, MSG_DONTWAIT, NULL);
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (n < 0 && coach && errno == ECONNREFUSED) {
+        if (got < 0 && coach && errno == ECONNREFUSED) {
             /* a coach that went away frees its place, as the reference drops it */
             log_info("coach %d is gone", c->idx);
             ngw_client_detach(g, c->idx, 1);
             return;
         }
-        if (n < 0)
+        if (got < 0)
             continue; /* ECONNREFUSED from an earlier send: the client is away */
-        if (n == 0)
-            continue;
-        if (coach)
-            ngw_coach_datagram(g, c->idx, buf, (size_t)n);
-        else
-            client_datagram(g, c->idx, buf, (size_t)n);
+        for (int k = 0; k < got && c->used; k++) {
+            size_t n = m[k].msg_len;
+            if (n == 0)
+                continue;
+            if (coach)
+                ngw_coach_datagram(g, c->idx, buf[k], n);
+            else
+                client_datagram(g, c->idx, buf[k], n);
+        }
+        if (got < CLIENT_RECV_BATCH)
+            return; /* the queue was empty */
     }
 }
 
@@ -259,6 +273,7 @@ void ngw_client_detach(ngw_t *g, int idx, int release)
 {
     ngw_client_t *c = &g->cl[idx];
     if (c->used) {
+        ngw_udp_batch_flush(); /* what was queued for it goes out before the close */
         if (c->ev)
             event_free(c->ev);
         ngw_zlib_forget(c->fd);
@@ -272,6 +287,7 @@ void ngw_client_detach(ngw_t *g, int idx, int release)
         if (e->owner_gw == g->index)
             atomic_store_explicit(&e->state, CLIENT_ST_FREE, memory_order_release);
         shm_table_unlock(g->r);
+        shm_sem_post(&g->r->hdr.done_sem); /* in synch mode the sim stops waiting for it */
     }
 }
 

@@ -122,8 +122,7 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
         ngw_coach_send(g, idx, cmd->reply);
         return 1;
     case COACH_DONE:
-        atomic_store(&e->done_step, atomic_load(&g->r->hdr.published));
-        shm_sem_post(&g->r->hdr.done_sem);
+        shm_synch_done(g->r, idx, &g->done_hint);
         return 1;
     case COACH_COMPRESSION:
         /* the reply still plain, everything after it compressed (netgw_coachzip.c) */

@@ -66,7 +66,7 @@ void ngw_coach_zip_send(ngw_t *g, int idx, const char *msg)
         log_warn("coach %d: a message too large to compress was dropped", idx);
         return;
     }
-    (void)net_udp_send(g->cl[idx].fd, out, n);
+    ngw_udp_send_raw(g->cl[idx].fd, out, n);
 }
 
 long ngw_coach_unzip(ngw_t *g, const char *in, size_t n, char *out, size_t cap)

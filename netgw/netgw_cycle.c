@@ -39,15 +39,17 @@ void ngw_cycle_sense_body(ngw_t *g, int idx)
 {
     if (idx >= SHM_MAX_PLAYERS || ngw_cycle_refresh(g) < 0)
         return;
-    if (proto_sense_body(&g->snap, idx, &g->r->client[idx], &g->conf, g->out, sizeof g->out) > 0)
-        ngw_udp_send(g->cl[idx].fd, g->out);
+    int n = proto_sense_body(&g->snap, idx, &g->r->client[idx], &g->conf, g->out, sizeof g->out);
+    if (n > 0)
+        ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
 }
 
 static void cycle_see_of(ngw_t *g, const shm_snapshot_sh_t *s, int idx)
 {
-    if (proto_see(s, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng, g->out,
-                  sizeof g->out) > 0)
-        ngw_udp_send(g->cl[idx].fd, g->out);
+    int n = proto_see(s, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng, g->out,
+                      sizeof g->out);
+    if (n > 0)
+        ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
 }
 
 static void cycle_see(ngw_t *g, int idx)
@@ -139,11 +141,12 @@ static void cycle_player_sense(ngw_t *g, int idx)
 {
     const shm_client_sh_t *e = &g->r->client[idx];
     /* this snapshot, even if a newer one is out already (the gateway is behind) */
-    if (proto_sense_body(&g->snap, idx, e, &g->conf, g->out, sizeof g->out) > 0)
-        ngw_udp_send(g->cl[idx].fd, g->out);
+    int n = proto_sense_body(&g->snap, idx, e, &g->conf, g->out, sizeof g->out);
+    if (n > 0)
+        ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
     if (proto_fullstate_on(&g->conf, e->side) && g->snap.player[idx].enabled
-        && proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out) > 0)
-        ngw_udp_send(g->cl[idx].fd, g->out);
+        && (n = proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out)) > 0)
+        ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
     ngw_audio_release(g, idx);
 }
 
@@ -163,7 +166,7 @@ static void cycle_player_see_think(ngw_t *g, int idx, int synch)
         cycle_see(g, idx);
     }
     if (synch)
-        ngw_udp_send(c->fd, "(think)");
+        ngw_udp_send_len(c->fd, "(think)", 7);
     if (c->see_due && after) {
         c->see_due = 0;
         cycle_see(g, idx);
@@ -257,8 +260,10 @@ static void cycle_step_cb(void *ctx)
 void ngw_cycle_wake(ngw_t *g)
 {
     ngw_client_check_owner(g);
+    ngw_udp_batch_begin(); /* each client's messages of the cycle in one system call */
     shm_snap_follow(g->r, &g->last_step, CYCLE_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_step_cb, g);
+    ngw_udp_batch_end();
     atomic_store(&g->self->last_step, g->last_step);
 }
 

@@ -5,7 +5,6 @@
  * t/k/f and y/r flags), v18+ (focus point, change_focus count). v1-v4 get none.
  * Pure: built from the published snapshot and the client-table entry. */
 #include <math.h>
-#include <stdio.h>
 #include "geom.h"
 #include "netgw_proto.h"
 #include "playmode.h"
@@ -34,8 +33,13 @@ static void fs_head(strbuf_t *o, const shm_snapshot_sh_t *s, const shm_client_sh
         pm = "goalie_catch_ball_l";
     else if (s->catcher > 0 && s->play_mode == PM_FREE_KICK_R)
         pm = "goalie_catch_ball_r";
-    strbuf_printf(o, "(fullstate %d (pmode %s) (vmode %s %s)", (int)s->time, pm,
-                  cl->view_high ? "high" : "low", fs_width(cl->view_width));
+    strbuf_puts(o, "(fullstate ");
+    strbuf_int(o, (int)s->time);
+    strbuf_puts(o, " (pmode ");
+    strbuf_puts(o, pm);
+    strbuf_puts(o, cl->view_high ? ") (vmode high " : ") (vmode low ");
+    strbuf_puts(o, fs_width(cl->view_width));
+    strbuf_putc(o, ')');
 }
 
 /* ---- v5-v7 -------------------------------------------------------------------------- */
@@ -43,23 +47,26 @@ static void fs_v5(strbuf_t *o, const shm_snapshot_sh_t *s)
 {
     /* the reference's quirk: the first number is the right team's score, the second 0 */
     int left = s->team[0][0] ? s->score[1] : 0;
-    strbuf_printf(o, " (score %d 0) (ball", left);
+    strbuf_puts(o, " (score ");
+    strbuf_int(o, left);
+    strbuf_puts(o, " 0) (ball");
     double b[4] = { s->ball.x, s->ball.y, s->ball.vx, s->ball.vy };
     for (int k = 0; k < 4; k++)
         strbuf_real(o, fs_quantize(b[k], FS_Q3));
-    strbuf_printf(o, ")");
+    strbuf_putc(o, ')');
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_player_sh_t *p = &s->player[i];
         if (!p->enabled)
             continue;
-        strbuf_printf(o, " (%c_%d", p->side == SHM_SIDE_LEFT ? 'l' : 'r', (int)p->unum);
+        strbuf_puts(o, p->side == SHM_SIDE_LEFT ? " (l_" : " (r_");
+        strbuf_int(o, (int)p->unum);
         double v[6] = { p->x, p->y, p->vx, p->vy, rad2deg(p->body), rad2deg(p->neck) };
         for (int k = 0; k < 6; k++)
             strbuf_real(o, fs_quantize(v[k], FS_Q3));
         strbuf_real(o, (double)(int)p->stamina);
         strbuf_real(o, fs_quantize(p->effort, FS_Q4));
         strbuf_real(o, fs_quantize(p->recovery, FS_Q4));
-        strbuf_printf(o, ")");
+        strbuf_putc(o, ')');
     }
 }
 
@@ -78,28 +85,40 @@ static vec2_t fs_arm(const shm_player_sh_t *p)
 static void fs_self(strbuf_t *o, const shm_player_sh_t *me, int ver)
 {
     const uint32_t *n = me->count;
-    strbuf_printf(o, " (count %u %u %u %u %u %u %u %u", n[SHM_CNT_KICK], n[SHM_CNT_DASH],
-                  n[SHM_CNT_TURN], n[SHM_CNT_CATCH], n[SHM_CNT_MOVE], n[SHM_CNT_TURN_NECK],
-                  n[SHM_CNT_CHANGE_VIEW], n[SHM_CNT_SAY]);
-    if (ver >= 18)
-        strbuf_printf(o, " %u", n[SHM_CNT_CHANGE_FOCUS]);
+    static const int order[9] = { SHM_CNT_KICK, SHM_CNT_DASH, SHM_CNT_TURN, SHM_CNT_CATCH,
+                                  SHM_CNT_MOVE, SHM_CNT_TURN_NECK, SHM_CNT_CHANGE_VIEW,
+                                  SHM_CNT_SAY, SHM_CNT_CHANGE_FOCUS };
+    strbuf_puts(o, " (count");
+    for (int k = 0; k < (ver >= 18 ? 9 : 8); k++) {
+        strbuf_putc(o, ' ');
+        strbuf_uint(o, n[order[k]]);
+    }
     vec2_t a = fs_arm(me);
-    strbuf_printf(o, ") (arm (movable %d) (expires %d) (target", (int)me->arm_movable,
-                  (int)me->arm_expires);
+    strbuf_puts(o, ") (arm (movable ");
+    strbuf_int(o, (int)me->arm_movable);
+    strbuf_puts(o, ") (expires ");
+    strbuf_int(o, (int)me->arm_expires);
+    strbuf_puts(o, ") (target");
     strbuf_real(o, vec2_len(a));
     double head = rad2deg(vec2_angle(a));
-    strbuf_printf(o, " %d) (count %u))", isfinite(head) ? (int)rint(head) : 0,
-                  n[SHM_CNT_POINTTO]);
+    strbuf_putc(o, ' ');
+    strbuf_int(o, isfinite(head) ? (int)rint(head) : 0);
+    strbuf_puts(o, ") (count ");
+    strbuf_uint(o, n[SHM_CNT_POINTTO]);
+    strbuf_puts(o, "))");
 }
 
 static void fs_player(strbuf_t *o, const shm_player_sh_t *p, int ver)
 {
-    strbuf_printf(o, " ((p %c %d", p->side == SHM_SIDE_LEFT ? 'l' : 'r', (int)p->unum);
+    strbuf_puts(o, p->side == SHM_SIDE_LEFT ? " ((p l " : " ((p r ");
+    strbuf_int(o, (int)p->unum);
     if (p->goalie)
-        strbuf_printf(o, " g");
-    if (!p->goalie || ver >= 14)
-        strbuf_printf(o, " %d", (int)p->type);
-    strbuf_printf(o, ")");
+        strbuf_put(o, " g", 2);
+    if (!p->goalie || ver >= 14) {
+        strbuf_putc(o, ' ');
+        strbuf_int(o, (int)p->type);
+    }
+    strbuf_putc(o, ')');
     double v[6] = { p->x, p->y, p->vx, p->vy, rad2deg(p->body), rad2deg(p->neck) };
     for (int k = 0; k < 6; k++)
         strbuf_real(o, v[k]);
@@ -109,31 +128,31 @@ static void fs_player(strbuf_t *o, const shm_player_sh_t *p, int ver)
         strbuf_real(o, atan2(a.y, a.x));
     }
     if (ver >= 18) {
-        strbuf_printf(o, " (focus_point");
+        strbuf_puts(o, " (focus_point");
         strbuf_real(o, p->focus_dist);
         strbuf_real(o, rad2deg(p->focus_dir));
-        strbuf_printf(o, ")");
+        strbuf_putc(o, ')');
     }
-    strbuf_printf(o, " (stamina");
+    strbuf_puts(o, " (stamina");
     strbuf_real(o, p->stamina);
     strbuf_real(o, p->effort);
     strbuf_real(o, p->recovery);
     if (ver >= 13)
         strbuf_real(o, p->capacity);
-    strbuf_printf(o, ")");
+    strbuf_putc(o, ')');
     if (ver >= 13) {
         if (p->tackle_expires > 0)
-            strbuf_printf(o, " t");
+            strbuf_put(o, " t", 2);
         else if (p->kicked)
-            strbuf_printf(o, " k");
+            strbuf_put(o, " k", 2);
         else if (ver >= 14 && p->foul_charged > 0)
-            strbuf_printf(o, " f");
+            strbuf_put(o, " f", 2);
     }
     if (ver >= 14 && p->card == 2)
-        strbuf_printf(o, " r");
+        strbuf_put(o, " r", 2);
     else if (ver >= 14 && p->card == 1)
-        strbuf_printf(o, " y");
-    strbuf_printf(o, ")");
+        strbuf_put(o, " y", 2);
+    strbuf_putc(o, ')');
 }
 
 static void fs_v8(strbuf_t *o, const shm_snapshot_sh_t *s, int idx, int ver)
@@ -143,12 +162,16 @@ static void fs_v8(strbuf_t *o, const shm_snapshot_sh_t *s, int idx, int ver)
     int ours = me->side == SHM_SIDE_RIGHT ? 1 : 0;
     int our = s->team[ours][0] ? s->score[ours] : 0;
     int their = s->team[1 - ours][0] ? s->score[1 - ours] : 0;
-    strbuf_printf(o, " (score %d %d) ((b)", our, their);
+    strbuf_puts(o, " (score ");
+    strbuf_int(o, our);
+    strbuf_putc(o, ' ');
+    strbuf_int(o, their);
+    strbuf_puts(o, ") ((b)");
     strbuf_real(o, s->ball.x);
     strbuf_real(o, s->ball.y);
     strbuf_real(o, s->ball.vx);
     strbuf_real(o, s->ball.vy);
-    strbuf_printf(o, ")");
+    strbuf_putc(o, ')');
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         if (s->player[i].enabled)
             fs_player(o, &s->player[i], ver);
@@ -170,7 +193,7 @@ int proto_fullstate(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *
         fs_v5(&o, s);
     else
         fs_v8(&o, s, idx, ver);
-    strbuf_printf(&o, ")");
+    strbuf_putc(&o, ')');
     if (o.overflow) {
         buf[0] = '\0';
         return -1;

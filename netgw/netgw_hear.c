@@ -5,13 +5,31 @@
  * team allows and complete hearing is on, else the partial form if that is on) and the
  * capacity bookkeeping. The gateway keeps the state (netgw_audio.c). */
 #include <math.h>
-#include <stdio.h>
 #include "geom.h"
 #include "netgw_proto.h"
+#include "strbuf.h"
 
-static int hear_done(int n, size_t len)
+/* the end of a message: its length, or -1 if it did not fit */
+static int hear_done(strbuf_t *o)
 {
-    return n < 0 || (size_t)n >= len ? -1 : n;
+    return o->overflow ? -1 : (int)o->pos;
+}
+
+/* "(hear T " */
+static void hear_head(strbuf_t *o, int time)
+{
+    strbuf_puts(o, "(hear ");
+    strbuf_int(o, time);
+    strbuf_putc(o, ' ');
+}
+
+/* MSG), quoted from v7: "MSG") */
+static void hear_msg(strbuf_t *o, const char *msg, int quoted)
+{
+    if (quoted)
+        strbuf_putc(o, '"');
+    strbuf_puts(o, msg);
+    strbuf_puts(o, quoted ? "\")" : ")");
 }
 
 /* direction of a speaker relative to the listener's body: truncated toward zero, but
@@ -27,35 +45,52 @@ static int hear_dir(double dir_rad, int rounded)
 int proto_hear_say_now(double version, int time, double dir_rad, const char *msg,
                        char *buf, size_t len)
 {
-    if (version >= 7.0)
-        return hear_done(snprintf(buf, len, "(hear %d %d \"%s\")", time,
-                                  hear_dir(dir_rad, 1), msg), len);
-    return hear_done(snprintf(buf, len, "(hear %d %d %s)", time, hear_dir(dir_rad, 0), msg),
-                     len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    strbuf_int(&o, hear_dir(dir_rad, version >= 7.0));
+    strbuf_putc(&o, ' ');
+    hear_msg(&o, msg, version >= 7.0);
+    return hear_done(&o);
 }
 
 int proto_hear_say_full(int time, double dir_rad, int own, int unum, const char *msg,
                         char *buf, size_t len)
 {
-    int dir = hear_dir(dir_rad, 0);
-    if (own)
-        return hear_done(snprintf(buf, len, "(hear %d %d our %d \"%s\")", time, dir, unum, msg),
-                         len);
-    return hear_done(snprintf(buf, len, "(hear %d %d opp \"%s\")", time, dir, msg), len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    strbuf_int(&o, hear_dir(dir_rad, 0));
+    if (own) {
+        strbuf_puts(&o, " our ");
+        strbuf_int(&o, unum);
+        strbuf_putc(&o, ' ');
+    } else {
+        strbuf_puts(&o, " opp ");
+    }
+    hear_msg(&o, msg, 1);
+    return hear_done(&o);
 }
 
 int proto_hear_say_partial(int time, int own, int unum, char *buf, size_t len)
 {
-    if (own)
-        return hear_done(snprintf(buf, len, "(hear %d our %d)", time, unum), len);
-    return hear_done(snprintf(buf, len, "(hear %d opp)", time), len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    if (own) {
+        strbuf_puts(&o, "our ");
+        strbuf_int(&o, unum);
+        strbuf_putc(&o, ')');
+    } else {
+        strbuf_puts(&o, "opp)");
+    }
+    return hear_done(&o);
 }
 
 int proto_hear_self(double version, int time, const char *msg, char *buf, size_t len)
 {
-    if (version >= 7.0)
-        return hear_done(snprintf(buf, len, "(hear %d self \"%s\")", time, msg), len);
-    return hear_done(snprintf(buf, len, "(hear %d self %s)", time, msg), len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    strbuf_puts(&o, "self ");
+    hear_msg(&o, msg, version >= 7.0);
+    return hear_done(&o);
 }
 
 /* A trainer's say (sender_side 0) or an online coach's freeform of a v<7 coach:
@@ -66,14 +101,21 @@ int proto_hear_coach(double version, int sender_side, int time, const char *msg,
     const char *name = sender_side == SHM_SIDE_LEFT ? "online_coach_left"
                      : sender_side == SHM_SIDE_RIGHT ? "online_coach_right"
                      : version >= 7.0 ? "coach" : "referee";
-    if (version >= 7.0)
-        return hear_done(snprintf(buf, len, "(hear %d %s \"%s\")", time, name, msg), len);
-    return hear_done(snprintf(buf, len, "(hear %d %s %s)", time, name, msg), len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    strbuf_puts(&o, name);
+    strbuf_putc(&o, ' ');
+    hear_msg(&o, msg, version >= 7.0);
+    return hear_done(&o);
 }
 
 int proto_hear_referee(int time, const char *msg, char *buf, size_t len)
 {
-    return hear_done(snprintf(buf, len, "(hear %d referee %s)", time, msg), len);
+    strbuf_t o = { buf, len, 0, 0 };
+    hear_head(&o, time);
+    strbuf_puts(&o, "referee ");
+    hear_msg(&o, msg, 0);
+    return hear_done(&o);
 }
 
 int proto_hear_decide(int cap, int hear_decay, int complete, int partial)

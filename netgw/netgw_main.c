@@ -16,23 +16,39 @@
 #include "netgw.h"
 
 #define PORT_READS_PER_EVENT 64
+#define PORT_RECV_BATCH      16
 
 /* ---- events ------------------------------------------------------------------------ */
+/* datagrams on a shared port (inits, monitor inits, errors): PORT_RECV_BATCH per
+ * system call (recvmmsg), so a burst of 1,000 dispinits costs 63 calls, not 1,001 */
 static void on_port_read(evutil_socket_t fd, short what, void *arg)
 {
     ngw_port_t *p = arg;
-    static char buf[NGW_DGRAM_MAX + 1];
+    static char buf[PORT_RECV_BATCH][NGW_DGRAM_MAX + 1];
+    static struct sockaddr_storage from[PORT_RECV_BATCH];
+    static struct mmsghdr m[PORT_RECV_BATCH];
+    static struct iovec iov[PORT_RECV_BATCH];
     (void)what;
-    for (int i = 0; i < PORT_READS_PER_EVENT; i++) {
-        struct sockaddr_storage from;
-        socklen_t fl = sizeof from;
-        ssize_t n = recvfrom(fd, buf, NGW_DGRAM_MAX, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    for (int i = 0; i < PORT_READS_PER_EVENT; i += PORT_RECV_BATCH) {
+        for (int k = 0; k < PORT_RECV_BATCH; k++) {
+            iov[k] = (struct iovec){ buf[k], NGW_DGRAM_MAX };
+            m[k].msg_hdr = (struct msghdr){ .msg_name = &from[k], .msg_namelen = sizeof from[k],
+                                            .msg_iov = &iov[k], .msg_iovlen = 1 };
+        }
+        int got = recvmmsg(fd, m, PORT_RECV_BATCH, MSG_DONTWAIT, NULL);
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (n <= 0)
+        if (got < 0)
             continue;
-        buf[n] = '\0';
-        ngw_port_datagram(p->g, p, buf, strnlen(buf, (size_t)n), &from);
+        for (int k = 0; k < got; k++) {
+            size_t n = m[k].msg_len;
+            if (n == 0)
+                continue;
+            buf[k][n] = '\0';
+            ngw_port_datagram(p->g, p, buf[k], strnlen(buf[k], n), &from[k]);
+        }
+        if (got < PORT_RECV_BATCH)
+            return;
     }
 }
 
@@ -110,9 +126,13 @@ static int start_events(ngw_t *g)
     g->loop.on_wake = on_wake;
     g->loop.on_beat = on_beat;
     g->loop.arg = g;
-    if (shm_gwloop_start(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
-                         &g->self->heartbeat_ns, NGW_HEARTBEAT_MS) < 0)
+    if (shm_gwloop_start(&g->loop, g->base, g->r, g->index, &g->self->heartbeat_ns,
+                         NGW_HEARTBEAT_MS) < 0)
         return -1;
+    if (!g->loop.waker.sock)
+        log_info("wake socket taken: waiting on the cycle semaphore in a thread");
+    if (shm_wake_open(&g->wake, g->r) < 0)
+        log_warn("no wake socket for monitorgw: semaphore only");
     g->see_ev = evtimer_new(g->base, on_see, g);
     g->synch_see_ev = evtimer_new(g->base, on_synch_see, g);
     if (!g->see_ev || !g->synch_see_ev)
@@ -131,6 +151,9 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     g->index = index;
+    g->loop.waker.fd = -1;
+    g->wake.fd = -1;
+    g->done_hint = -1;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         g->cl[i].idx = i;
         g->cl[i].fd = -1;
@@ -176,6 +199,7 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
 static void ngw_stop(ngw_t *g)
 {
     shm_gwloop_stop(&g->loop);
+    shm_wake_close(&g->wake);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++)
         ngw_client_detach(g, i, 0);
     for (int i = 0; i < g->nports; i++) {

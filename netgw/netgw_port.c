@@ -344,11 +344,11 @@ static int port_monreq_push(ngw_t *g, const shm_monreq_sh_t *m)
     for (int waited = 0; shm_monreq_push(&g->self->monreq, m) < 0; waited++) {
         if (waited >= PORT_MONREQ_WAIT_MS * 10 || atomic_load(&mgw->pid) <= 0)
             return -1;
-        shm_sem_post(&mgw->cycle_sem);
+        shm_wake_send(&g->wake, SHM_WAKE_MGW);
         struct timespec ts = { 0, 100000 }; /* 0.1 ms */
         nanosleep(&ts, NULL);
     }
-    shm_sem_post(&mgw->cycle_sem);
+    shm_wake_send(&g->wake, SHM_WAKE_MGW);
     return 0;
 }
 

@@ -4,8 +4,6 @@
  * the client-table entry and the player types; randomness only from the caller's rng.
  * Also the view-angle / see-period table (4.1) the gateway's timer uses. */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include "geom.h"
 #include "netgw_landmarks.h"
@@ -36,7 +34,9 @@ typedef struct see_ctx {
     int      gaussian;                 /* Gaussian noise mode */
     vec2_t   pos, vel, focus;          /* observer position, velocity, focus point */
     double   face;                     /* rad: body + neck */
+    vec2_t   face_u;                   /* unit vector along face */
     double   half;                     /* rad: half view angle */
+    double   cos_half;                 /* its cosine less a margin (see_outside) */
     double   vis_dist;                 /* visible_distance */
     double   unum_far, unum_too_far, team_far, team_too_far;
     double   ball_far, ball_too_far, flag_far, flag_too_far;
@@ -102,7 +102,7 @@ static double see_noisy(see_ctx_t *x, vec2_t obj, double d, int land)
     }
     double q = conf_real(x->c, land ? SP_quantize_step_l : SP_quantize_step);
     double qd = exp(see_quantize(log(d + 1.0e-10), q));
-    double qf = exp(see_quantize(log(f + 1.0e-10), q));
+    double qf = f == d ? qd : exp(see_quantize(log(f + 1.0e-10), q));
     double v = d - ((f - qf) + (d - qd)) / 2.0;
     return see_quantize(v > 0.0 ? v : 0.0, 0.1);
 }
@@ -132,29 +132,52 @@ static int see_in_cone(const see_ctx_t *x, double d, double rel_dir, double max_
     return fabs(rel_dir) < x->half && (max_len <= 0.0 || d < max_len);
 }
 
-/* a landmark or the ball: (NAME DIST DIR [DISTCHG DIRCHG]) or the close form */
-static void see_static(see_ctx_t *x, const char *name, const char *close, vec2_t obj,
-                       vec2_t vel, int land)
+/* an object beyond visible_distance that is certainly outside the view cone: nothing to
+ * send, found without atan2 (its angle to the face is more than a 1e-9 cosine margin
+ * beyond the half angle; anything nearer the edge takes the exact test) */
+static int see_outside(const see_ctx_t *x, vec2_t rel, double d)
+{
+    return d > x->vis_dist && vec2_dot(rel, x->face_u) < x->cos_half * d;
+}
+
+/* a landmark or the ball: (NAME DIST DIR [DISTCHG DIRCHG]) or the close form; NAME is
+ * "(" kind " " name ")" (kind NULL: name alone) */
+static void see_static(see_ctx_t *x, const char *kind, const char *name, const char *close,
+                       vec2_t obj, vec2_t vel, int land)
 {
     vec2_t rel = vec2_sub(obj, x->pos);
     double d = vec2_len(rel);
+    if (see_outside(x, rel, d))
+        return;
     double rd = angle_norm(vec2_angle(rel) - x->face);
     int in = see_in_cone(x, d, rd, land ? x->max_flag : x->max_ball);
     if (!in && d > x->vis_dist)
         return;
     double obs = see_noisy(x, obj, d, land);
-    int dir = see_dir(x, vec2_angle(rel));
-    strbuf_printf(&x->o, " (%s", in ? name : close);
+    int dir = see_deg(x, rad2deg(rd)); /* see_dir of the same angle */
+    strbuf_put(&x->o, " (", 2);
+    if (!in) {
+        strbuf_puts(&x->o, close);
+    } else if (kind) {
+        strbuf_putc(&x->o, '(');
+        strbuf_puts(&x->o, kind);
+        strbuf_putc(&x->o, ' ');
+        strbuf_puts(&x->o, name);
+        strbuf_putc(&x->o, ')');
+    } else {
+        strbuf_puts(&x->o, name);
+    }
     if (x->high)
         strbuf_real(&x->o, obs);
-    strbuf_printf(&x->o, " %d", dir);
+    strbuf_putc(&x->o, ' ');
+    strbuf_int(&x->o, dir);
     if (in && x->high) {
         double far = land ? x->flag_far : x->ball_far;
         double too_far = land ? x->flag_too_far : x->ball_too_far;
         if (!see_chance(x, see_ramp(obs, far, too_far)))
             see_changes(x, rel, vel, d, obs);
     }
-    strbuf_printf(&x->o, ")");
+    strbuf_putc(&x->o, ')');
 }
 
 static void see_landmarks(see_ctx_t *x)
@@ -164,12 +187,10 @@ static void see_landmarks(see_ctx_t *x)
         const netgw_landmark_t *lm = &netgw_landmarks[i];
         if (lm->version > x->ver)
             continue;
-        char name[32];
         int goal = lm->kind == 'g';
-        snprintf(name, sizeof name, "(%s %s)",
-                 shortn ? (goal ? "g" : "f") : (goal ? "goal" : "flag"), lm->name);
+        const char *kind = shortn ? (goal ? "g" : "f") : (goal ? "goal" : "flag");
         const char *close = shortn ? (goal ? "(G)" : "(F)") : (goal ? "(Goal)" : "(Flag)");
-        see_static(x, name, close, vec2(lm->x, lm->y), vec2(0.0, 0.0), 1);
+        see_static(x, kind, lm->name, close, vec2(lm->x, lm->y), vec2(0.0, 0.0), 1);
     }
 }
 
@@ -186,20 +207,24 @@ static const char *see_team_name(const see_ctx_t *x, int side)
 }
 
 /* (p "TEAM" UNUM goalie) / (p "TEAM") / (p) and the long v<6 forms */
-static void see_player_name(const see_ctx_t *x, const shm_player_sh_t *p, int team,
-                            int unum, char *buf, size_t len)
+static void see_player_name(see_ctx_t *x, const shm_player_sh_t *p, int team, int unum)
 {
-    char tn[SHM_TEAM_NAME_LEN];
-    snprintf(tn, sizeof tn, "%.*s", SHM_TEAM_NAME_LEN - 1, see_team_name(x, p->side));
     int shortn = x->ver >= 6;
-    const char *word = shortn ? "p" : "player";
-    if (!team)
-        snprintf(buf, len, "(%s)", word);
-    else if (!unum)
-        snprintf(buf, len, shortn ? "(%s \"%s\")" : "(%s %s)", word, tn);
-    else
-        snprintf(buf, len, shortn ? "(%s \"%s\" %d%s)" : "(%s %s %d%s)", word, tn,
-                 (int)p->unum, shortn && p->goalie ? " goalie" : "");
+    strbuf_puts(&x->o, shortn ? "(p" : "(player");
+    if (team) {
+        const char *tn = see_team_name(x, p->side);
+        strbuf_puts(&x->o, shortn ? " \"" : " ");
+        strbuf_put(&x->o, tn, strnlen(tn, SHM_TEAM_NAME_LEN - 1));
+        if (shortn)
+            strbuf_putc(&x->o, '"');
+    }
+    if (team && unum) {
+        strbuf_putc(&x->o, ' ');
+        strbuf_int(&x->o, (int)p->unum);
+        if (shortn && p->goalie)
+            strbuf_puts(&x->o, " goalie");
+    }
+    strbuf_putc(&x->o, ')');
 }
 
 /* [POINTDIR] [t|k] after a player's numbers (v8+) */
@@ -213,12 +238,13 @@ static void see_player_tail(see_ctx_t *x, const shm_player_sh_t *p, double d)
         double sd = k * k * k * k * (SEE_POINT_SD_MAX - SEE_POINT_SD_MIN) + SEE_POINT_SD_MIN;
         double ang = vec2_angle(vec2(p->point_x - p->x, p->point_y - p->y));
         double deg = rad2deg(angle_norm(ang - x->face)) + rng_normal(x->rng, 0.0, sd);
-        strbuf_printf(&x->o, " %d", see_deg(x, rad2deg(angle_norm(deg2rad(deg)))));
+        strbuf_putc(&x->o, ' ');
+        strbuf_int(&x->o, see_deg(x, rad2deg(angle_norm(deg2rad(deg)))));
     }
     if (p->tackle_expires > 0)
-        strbuf_printf(&x->o, " t");
+        strbuf_put(&x->o, " t", 2);
     else if (x->ver >= 13 && p->kicked)
-        strbuf_printf(&x->o, " k");
+        strbuf_put(&x->o, " k", 2);
 }
 
 static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
@@ -226,35 +252,41 @@ static void see_player(see_ctx_t *x, const shm_player_sh_t *p)
     vec2_t obj = vec2(p->x, p->y);
     vec2_t rel = vec2_sub(obj, x->pos);
     double d = vec2_len(rel);
+    if (see_outside(x, rel, d))
+        return;
     double rd = angle_norm(vec2_angle(rel) - x->face);
     int in = see_in_cone(x, d, rd, x->max_player);
     if (!in && d > x->vis_dist)
         return;
     double obs = see_noisy(x, obj, d, 0);
-    int dir = see_dir(x, vec2_angle(rel));
-    char name[64];
+    int dir = see_deg(x, rad2deg(rd)); /* see_dir of the same angle */
     int team = 0, unum = 0;
+    strbuf_put(&x->o, " (", 2);
     if (!in) {
-        snprintf(name, sizeof name, "%s", x->ver >= 6 ? "(P)" : "(Player)");
+        strbuf_puts(&x->o, x->ver >= 6 ? "(P)" : "(Player)");
     } else {
         team = !see_chance(x, see_ramp(obs, x->team_far, x->team_too_far));
         unum = team && !see_chance(x, see_ramp(obs, x->unum_far, x->unum_too_far));
-        see_player_name(x, p, team, unum, name, sizeof name);
+        see_player_name(x, p, team, unum);
     }
-    strbuf_printf(&x->o, " (%s", name);
     if (x->high)
         strbuf_real(&x->o, obs);
-    strbuf_printf(&x->o, " %d", dir);
+    strbuf_putc(&x->o, ' ');
+    strbuf_int(&x->o, dir);
     if (x->high && unum) {
         see_changes(x, rel, vec2(p->vx, p->vy), d, obs);
-        if (x->ver >= 4)
-            strbuf_printf(&x->o, " %d", see_dir(x, p->body));
-        if (x->ver >= 5)
-            strbuf_printf(&x->o, " %d", see_dir(x, p->body + p->neck));
+        if (x->ver >= 4) {
+            strbuf_putc(&x->o, ' ');
+            strbuf_int(&x->o, see_dir(x, p->body));
+        }
+        if (x->ver >= 5) {
+            strbuf_putc(&x->o, ' ');
+            strbuf_int(&x->o, see_dir(x, p->body + p->neck));
+        }
     }
     if (x->high && team)
         see_player_tail(x, p, d);
-    strbuf_printf(&x->o, ")");
+    strbuf_putc(&x->o, ')');
 }
 
 /* the direction from the observer towards a line, perpendicular to it (the reference's
@@ -291,10 +323,14 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
     double obs = see_quantize(exp(see_quantize(log(dist + 1.0e-10), ql)), 0.1);
     double deg = rad2deg(dn);
     deg = deg > 0.0 ? deg - 90.0 : deg + 90.0;
-    strbuf_printf(&x->o, x->ver >= 6 ? " ((l %c)" : " ((line %c)", ln->name);
+    strbuf_puts(&x->o, x->ver >= 6 ? " ((l " : " ((line ");
+    strbuf_putc(&x->o, ln->name);
+    strbuf_putc(&x->o, ')');
     if (x->high)
         strbuf_real(&x->o, obs);
-    strbuf_printf(&x->o, " %d)", see_deg(x, deg));
+    strbuf_putc(&x->o, ' ');
+    strbuf_int(&x->o, see_deg(x, deg));
+    strbuf_putc(&x->o, ')');
     return 1;
 }
 
@@ -358,6 +394,8 @@ static void see_init_ctx(see_ctx_t *x, const shm_snapshot_sh_t *s, int idx,
     x->vel = vec2(me->vx, me->vy);
     x->face = angle_norm(me->body + me->neck);
     x->half = proto_view_angle(cl, c);
+    x->face_u = vec2(cos(x->face), sin(x->face));
+    x->cos_half = x->half < M_PI ? cos(x->half) - 1.0e-9 : -2.0;
     x->vis_dist = conf_real(c, SP_visible_distance);
     x->focus = x->pos;
     if (x->ver >= 18)
@@ -375,12 +413,13 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
     see_ctx_t x;
     see_init_ctx(&x, s, idx, cl, c, pt, rng);
     x.o = (strbuf_t){ buf, len, 0, 0 };
-    strbuf_printf(&x.o, "(see %d", (int)s->time);
+    strbuf_puts(&x.o, "(see ");
+    strbuf_int(&x.o, (int)s->time);
     see_landmarks(&x);
     /* ball, players and lines are version-3 objects: v1 and v2 clients see nothing at
      * all, "(see T)", as from the reference */
     if (x.ver >= SEE_OBJECT_VERSION) {
-        see_static(&x, x.ver >= 6 ? "(b)" : "(ball)", x.ver >= 6 ? "(B)" : "(Ball)",
+        see_static(&x, NULL, x.ver >= 6 ? "(b)" : "(ball)", x.ver >= 6 ? "(B)" : "(Ball)",
                    vec2(s->ball.x, s->ball.y), vec2(s->ball.vx, s->ball.vy), 0);
         for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
             if (i != idx && s->player[i].enabled)
@@ -388,7 +427,7 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
         }
         see_lines(&x);
     }
-    strbuf_printf(&x.o, ")");
+    strbuf_putc(&x.o, ')');
     if (x.o.overflow) {
         buf[0] = '\0';
         return -1;

@@ -1,27 +1,77 @@
 #!/bin/bash
-# bench-clock.sh BINDIR [CYCLES] -- start a server on free local ports (no clients) and
-# measure its real-time cycle period with rcss-clockbench over CYCLES cycles (600 = 60 s).
+# bench-clock.sh BINDIR [CYCLES] -- real time under load: a server in real-time mode with
+# 22 players (rcss-benchplayers) and 50 UDP monitors (rcss-benchmon, text v5) after an
+# auto-mode kick-off, over CYCLES cycles of game time (default 600 = 60 s): when player 1
+# receives each sense_body against the ideal grid first + n x 100 ms (mean period, drift,
+# p50/p99/max deviation), the CPU per cycle of each server process, whether every monitor
+# got every frame; for this server also when the sim published each snapshot
+# (rcss-clockbench reads the region). REF=path/to/rcssserver measures the reference the
+# same way (client side only). Figures are printed, never checked.
 set -euo pipefail
-bindir=$(cd "${1:-build/bin}" && pwd)
+BINDIR=$(cd "${1:-build/bin}" && pwd)
 cycles=${2:-600}
-work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
-trap 'rm -rf "$work"' EXIT
-port=$("$bindir/rcss-clockbench" --free-port)
-shm="/rcss-bench-$$"
-mkdir -p "$work/conf"
-(cd "$work" && RCSS_CONF_DIR="$work/conf" exec "$bindir/rcssserver" \
-    server::port="$port" server::coach_port=0 server::olcoach_port=0 \
-    server::bind_address=127.0.0.1 server::shm_name="$shm" \
-    server::game_logging=false server::text_logging=false >"$work/server.log" 2>&1) &
-srv=$!
-for _ in $(seq 100); do [ -e "/dev/shm${shm}" ] && break; sleep 0.05; done
-sleep 0.5
-echo "== real-time clock, $cycles cycles (server pid $srv)"
-if ! "$bindir/rcss-clockbench" "$shm" "$cycles" --player "$port"; then
-    echo "bench-clock: the server did not run; its log:" >&2
-    cat "$work/server.log" >&2
-    kill -TERM "$srv" 2>/dev/null || true
-    exit 1
-fi
-kill -TERM "$srv"
-wait "$srv"
+REF=${REF:-}
+NMON=${NMON:-50}
+. "$(dirname "$0")/bench-lib.sh"
+from=10
+to=$((from + cycles))
+works=()
+trap 'bench_stop; rm -rf "${works[@]}"' EXIT
+
+clock_case() {
+    local kind=$1 label=$2 work port clock=""
+    work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
+    works+=("$work")
+    port=$(bench_free_ports)
+    bench_start "$kind" "$work" "$port" server::auto_mode=true server::kick_off_wait=1 \
+        server::game_logging=false server::text_logging=false
+    if [ "$kind" = ours ]; then
+        for _ in $(seq 100); do
+            [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
+            sleep 0.05
+        done
+    fi
+    "$BINDIR/rcss-benchmon" "$port" "$NMON" --from "$from" --to "$to" --timeout 20 \
+        >"$work/mon.log" 2>&1 &
+    local mon=$!
+    bench_track "$mon"
+    for _ in $(seq 100); do grep -q connected "$work/mon.log" && break; sleep 0.05; done
+    # shellcheck disable=SC2046
+    "$BINDIR/rcss-benchplayers" "$port" 22 --period --from "$from" --to "$to" \
+        $(bench_pids "$kind") >"$work/players.log" 2>&1 &
+    bench_track "$!"
+    if [ "$kind" = ours ]; then
+        for _ in $(seq 600); do grep -q "window start" "$work/players.log" 2>/dev/null && break; sleep 0.05; done
+        "$BINDIR/rcss-clockbench" "/rcss-bench-$$-$port" "$cycles" >"$work/clock.log" 2>&1 &
+        clock=$!
+        bench_track "$clock"
+    fi
+    for _ in $(seq $((cycles * 2 + 600))); do
+        grep -q "deviation" "$work/players.log" 2>/dev/null && break
+        kill -0 "$BENCH_SRV" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -n "$clock" ] && { wait "$clock" 2>/dev/null || true; }
+    wait "$mon" 2>/dev/null || true
+    bench_stop
+    echo "-- $label"
+    if ! grep -q "deviation" "$work/players.log"; then
+        echo "   no figures; the server's and the players' logs:"
+        tail -5 "$work/server.log" "$work/players.log" | sed 's/^/   /'
+        return
+    fi
+    echo "  client: sense_body arrivals at player 1"
+    grep -E "^  (sense_body|deviation)" "$work/players.log" | sed 's/^/  /'
+    if [ -n "$clock" ]; then
+        echo "  sim: snapshot publish times"
+        grep -E "mean period|deviation|drift" "$work/clock.log" | sed 's/^/  /'
+    fi
+    grep -E "^  (cpu|client)" "$work/players.log"
+    sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
+}
+
+echo "== real time, 22 players and $NMON monitors, game cycles $from..$to"
+bench_machine
+clock_case ours "this server"
+[ -n "$REF" ] && clock_case ref "reference"
+bench_machine

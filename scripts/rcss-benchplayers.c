@@ -1,24 +1,111 @@
 /* rcss-benchplayers.c -- trivial players for benchmarks: N players (default 22, half of
  * them in team BenchL, half in BenchR; protocol 19) that do nothing but answer each
  * (think) with (done), so a synch-mode server runs as fast as it can serve a full
- * field. Used by `make bench` (scripts/bench-synch.sh). Leaves on SIGINT/SIGTERM or
- * when the server has been silent for 3 s; prints how many (think) it answered.
- * usage: rcss-benchplayers PORT [N] [--host ADDR] */
+ * field. Used by `make bench` (scripts/bench-synch.sh, bench-clock.sh) against this
+ * server or the reference: everything is measured from the client side.
+ *
+ * With --from T --to T2 player 1 times the window of game times [T, T2] by its
+ * sense_body messages and prints the cycles per second; with --pid NAME=PID (repeated)
+ * also each process's CPU time per cycle over the window (utime + stime from
+ * /proc/PID/stat) and at its end the RSS and PSS (/proc/PID/status, smaps_rollup);
+ * with --period it prints the sense_body arrival times' mean period and deviation
+ * from the ideal grid (first + n x simulator_step) instead: real-time mode.
+ * Leaves on SIGINT/SIGTERM or when the server has been silent for 3 s.
+ * usage: rcss-benchplayers PORT [N] [--host ADDR] [--from T --to T2] [--period]
+ *                          [--step MS] [--pid NAME=PID]... */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
-#define BENCH_MAX 22
+#define BENCH_MAX   22
+#define BENCH_PIDS  16
 
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig) { (void)sig; stop_flag = 1; }
+
+typedef struct bench_proc {
+    char   name[32];
+    int    pid;
+    double cpu0, cpu1;     /* ms of CPU at the window's start and end */
+    double sys0, sys1;     /* of which in the kernel (stime) */
+    long   rss_kb, pss_kb;
+} bench_proc_t;
+
+typedef struct bench {
+    int          from, to, period;
+    double       step_ms;
+    int          nproc;
+    bench_proc_t proc[BENCH_PIDS];
+    int64_t      t0, t1;   /* window start and end (ns) */
+    double       self0, self1; /* this process's CPU (ms) then */
+    int64_t     *arr;      /* --period: arrival times */
+    long         narr;
+    int          reported;
+} bench_t;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* CPU time of pid in ms (utime + stime), the kernel's share in *sys */
+static double proc_cpu_ms(int pid, double *sys)
+{
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *ok = fgets(line, sizeof line, f);
+    fclose(f);
+    const char *p = ok ? strrchr(line, ')') : NULL;
+    unsigned long ut = 0, st = 0;
+    /* fields after the command: state(3) ... utime(14) stime(15) */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    *sys = (double)st * tick;
+    return (double)(ut + st) * tick;
+}
+
+/* the value (kB) of "KEY: N kB" in /proc/PID/FILE, -1 if absent */
+static long proc_kb(int pid, const char *file, const char *key)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, file);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
+            v = atol(line + kl + 1);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static double self_cpu_ms(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0
+           + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+}
 
 static int send_to(int fd, const struct sockaddr_in *a, const char *msg)
 {
@@ -50,25 +137,140 @@ static int connect_one(int fd, const struct sockaddr_in *init, const char *team,
     return -1;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void report_period(const bench_t *b)
+{
+    long n = b->narr;
+    int64_t step = (int64_t)(b->step_ms * 1e6);
+    int64_t *dev = calloc((size_t)n, sizeof *dev);
+    if (n < 2 || !dev) {
+        free(dev);
+        return;
+    }
+    const int64_t *t = b->arr;
+    for (long i = 0; i < n; i++) {
+        int64_t d = t[i] - (t[0] + i * step);
+        dev[i] = d < 0 ? -d : d;
+    }
+    qsort(dev, (size_t)n, sizeof *dev, cmp_i64);
+    printf("  sense_body arrivals    %ld cycles, mean period %.4f ms, drift %+.3f ms\n", n,
+           (double)(t[n - 1] - t[0]) / (double)(n - 1) / 1e6,
+           (double)(t[n - 1] - t[0] - (n - 1) * step) / 1e6);
+    printf("  deviation from ideal   p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+           dev[n / 2] / 1e6, dev[(n * 99) / 100] / 1e6, dev[n - 1] / 1e6);
+    free(dev);
+}
+
+static void report(bench_t *b)
+{
+    int cycles = b->to - b->from;
+    double secs = (double)(b->t1 - b->t0) / 1e9;
+    b->reported = 1;
+    if (b->period) {
+        report_period(b);
+    } else {
+        printf("  cycles %d..%d          %.3f s, %.1f cycles/s, %.4f ms per cycle\n", b->from,
+               b->to, secs, cycles / secs, secs * 1000.0 / cycles);
+    }
+    double total = 0, tsys = 0;
+    long rss = 0, pss = 0;
+    for (int i = 0; i < b->nproc; i++) {
+        bench_proc_t *p = &b->proc[i];
+        double ms = (p->cpu1 - p->cpu0) / cycles, sys = (p->sys1 - p->sys0) / cycles;
+        total += ms;
+        tsys += sys;
+        rss += p->rss_kb > 0 ? p->rss_kb : 0;
+        pss += p->pss_kb > 0 ? p->pss_kb : 0;
+        printf("  cpu %-18s %.4f ms per cycle (kernel %.4f)   rss %6ld kB  pss %6ld kB\n",
+               p->name, ms, sys, p->rss_kb, p->pss_kb);
+    }
+    if (b->nproc > 1)
+        printf("  cpu %-18s %.4f ms per cycle (kernel %.4f)   rss %6ld kB  pss %6ld kB\n",
+               "(server total)", total, tsys, rss, pss);
+    printf("  client (22 players)    %.4f ms per cycle\n", (b->self1 - b->self0) / cycles);
+    fflush(stdout);
+}
+
+/* a sense_body of player 1 at game time t */
+static void on_time(bench_t *b, int t)
+{
+    if (b->reported || b->to <= b->from)
+        return;
+    int64_t now = now_ns();
+    if (b->t0 == 0 && t >= b->from) {
+        b->t0 = now;
+        b->self0 = self_cpu_ms();
+        for (int i = 0; i < b->nproc; i++)
+            b->proc[i].cpu0 = proc_cpu_ms(b->proc[i].pid, &b->proc[i].sys0);
+        printf("rcss-benchplayers: window start at cycle %d\n", t);
+        fflush(stdout);
+    }
+    if (b->t0 && b->period && b->narr <= b->to - b->from)
+        b->arr[b->narr++] = now;
+    if (b->t0 && t >= b->to) {
+        b->t1 = now;
+        b->self1 = self_cpu_ms();
+        for (int i = 0; i < b->nproc; i++) {
+            bench_proc_t *p = &b->proc[i];
+            p->cpu1 = proc_cpu_ms(p->pid, &p->sys1);
+            p->rss_kb = proc_kb(p->pid, "status", "VmRSS");
+            p->pss_kb = proc_kb(p->pid, "smaps_rollup", "Pss");
+        }
+        report(b);
+    }
+}
+
+static int parse_args(int argc, char **argv, struct sockaddr_in *init, int *n, bench_t *b)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--host") == 0 && v) {
+            inet_pton(AF_INET, v, &init->sin_addr);
+            i++;
+        } else if (strcmp(a, "--from") == 0 && v) {
+            b->from = atoi(v);
+            i++;
+        } else if (strcmp(a, "--to") == 0 && v) {
+            b->to = atoi(v);
+            i++;
+        } else if (strcmp(a, "--step") == 0 && v) {
+            b->step_ms = atof(v);
+            i++;
+        } else if (strcmp(a, "--period") == 0) {
+            b->period = 1;
+        } else if (strcmp(a, "--pid") == 0 && v && strchr(v, '=') && b->nproc < BENCH_PIDS) {
+            bench_proc_t *p = &b->proc[b->nproc++];
+            snprintf(p->name, sizeof p->name, "%.*s", (int)(strchr(v, '=') - v), v);
+            p->pid = atoi(strchr(v, '=') + 1);
+            i++;
+        } else if (a[0] != '-') {
+            *n = atoi(a);
+        } else {
+            return -1;
+        }
+    }
+    return *n >= 1 && *n <= BENCH_MAX ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PORT [N] [--host ADDR]\n", argv[0]);
-        return 1;
-    }
-    struct sockaddr_in init = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[1])) };
-    init.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    static bench_t b = { .step_ms = 100.0 };
+    struct sockaddr_in init = { .sin_family = AF_INET };
     int n = BENCH_MAX;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
-            inet_pton(AF_INET, argv[++i], &init.sin_addr);
-        else
-            n = atoi(argv[i]);
-    }
-    if (n < 1 || n > BENCH_MAX) {
-        fprintf(stderr, "rcss-benchplayers: N must be 1..%d\n", BENCH_MAX);
+    init.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (argc < 2 || parse_args(argc, argv, &init, &n, &b) < 0) {
+        fprintf(stderr, "usage: %s PORT [N<=%d] [--host ADDR] [--from T --to T2] [--period]"
+                        " [--step MS] [--pid NAME=PID]...\n", argv[0], BENCH_MAX);
         return 1;
     }
+    init.sin_port = htons((uint16_t)atoi(argv[1]));
+    if (b.period && b.to > b.from && !(b.arr = calloc((size_t)(b.to - b.from + 1), sizeof *b.arr)))
+        return 1;
     struct sigaction sa = { .sa_handler = on_signal };
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -82,7 +284,7 @@ int main(int argc, char **argv)
     printf("rcss-benchplayers: %d players connected\n", n);
     fflush(stdout);
     long thinks = 0;
-    char buf[65536];
+    static char buf[65536];
     while (!stop_flag) {
         int r = poll(pfd, (nfds_t)n, 3000);
         if (r == 0)
@@ -99,6 +301,8 @@ int main(int argc, char **argv)
             if (strcmp(buf, "(think)") == 0) {
                 send_to(pfd[i].fd, &srv[i], "(done)");
                 thinks++;
+            } else if (i == 0 && strncmp(buf, "(sense_body ", 12) == 0) {
+                on_time(&b, atoi(buf + 12));
             }
         }
     }
@@ -107,5 +311,6 @@ int main(int argc, char **argv)
         close(pfd[i].fd);
     }
     printf("rcss-benchplayers: answered %ld (think)\n", thinks);
+    free(b.arr);
     return 0;
 }

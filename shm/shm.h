@@ -68,7 +68,7 @@ typedef struct shm_expect {
 struct stat;
 /* "/" and at least one more character, no further slash, shorter than maxlen. 0 or -1. */
 int  shm_map_name_ok(const char *name, size_t maxlen, char *err, size_t errlen);
-/* Create exclusively (mode 0600), size, map and zero. 0 with *p and st; -1 or
+/* Create exclusively (mode 0600), size, map (reads as zeros). 0 with *p and st; -1 or
  * SHM_CONFLICT (the name exists) with err, nothing left behind. */
 int  shm_map_create(const char *name, size_t size, void **p, struct stat *st, char *err,
                     size_t errlen);
@@ -202,6 +202,17 @@ void shm_sem_post(sem_t *s);
 int shm_sem_timedwait(sem_t *s, int timeout_ms);
 /* Take every pending post without waiting; returns how many. */
 int shm_sem_drain(sem_t *s);
+/* Synch mode: 1 if every client the sim waits for (ACTIVE players not sent off, coaches
+ * with the eye on) has done_step >= step; *active (may be NULL) their count. */
+int  shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active);
+/* The first client the sim waits for that is not done with step (-1: none); *active as
+ * above. shm_synch_waits_for: does the sim wait for client i at all. */
+int  shm_synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active);
+int  shm_synch_waits_for(const shm_region_sh_t *r, int i);
+/* Client idx's (done) for the newest step: stored, and hdr.done_sem posted if that was
+ * the last one the sim waited for (it re-checks every 10 ms regardless). *hint: the
+ * caller's memory of a client still to answer (-1 at first), saves scanning the table. */
+void shm_synch_done(shm_region_sh_t *r, int idx, int *hint);
 /* Client-table lock: robust process-shared mutex. A lock whose owner died is recovered
  * (the table is consistent at every store, so recovery needs no repair). 0 or -1. */
 int shm_table_lock(shm_region_sh_t *r);

@@ -110,13 +110,18 @@ static void *waker_thread(void *arg)
     return NULL;
 }
 
-int shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+static void waker_init(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
 {
     w->sem = sem;
     w->shutdown = shutdown;
     w->started = 0;
+    w->sock = 0;
     atomic_store(&w->stop, 0);
-    shm_sem_drain(sem);
+    shm_sem_drain(w->sem);
+}
+
+static int waker_thread_start(shm_waker_t *w)
+{
     w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (w->fd < 0)
         return -1;
@@ -129,8 +134,34 @@ int shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown
     return 0;
 }
 
+int shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot)
+{
+    waker_init(w, slot == SHM_WAKE_MGW ? &r->monitorgw.cycle_sem : &r->netgw[slot].cycle_sem,
+               &r->hdr.shutdown);
+    const char *force = getenv("RCSS_WAKE_THREAD");
+    if (!(force && force[0] == '1')) {
+        w->fd = shm_wake_bind(r->hdr.name, slot);
+        if (w->fd >= 0) {
+            w->sock = 1;
+            return 0;
+        }
+    }
+    return waker_thread_start(w);
+}
+
+int shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown)
+{
+    waker_init(w, sem, shutdown);
+    return waker_thread_start(w);
+}
+
 void shm_waker_clear(shm_waker_t *w)
 {
+    if (w->sock) { /* the posts nobody waits for are taken too, so they do not pile up */
+        shm_wake_drain(w->fd);
+        shm_sem_drain(w->sem);
+        return;
+    }
     uint64_t v;
     while (read(w->fd, &v, sizeof v) == (ssize_t)sizeof v)
         ;

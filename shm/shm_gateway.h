@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "conf.h"
 #include "shm.h"
+#include "shm_wake.h"
 
 /* A gateway's exit status when it must not be restarted: its ports are taken, or the
  * region is not its sim's (the sim then stops with the same status). */
@@ -42,22 +43,28 @@ void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
  * to leave. */
 int  shm_gateway_sim_alive(const shm_region_sh_t *r);
 
-/* cycle semaphore -> eventfd */
+/* What wakes a gateway's loop once per published snapshot: its wake socket
+ * (shm_wake.h), or, if that name cannot be bound (or $RCSS_WAKE_THREAD is set, to
+ * compare), a thread that waits on the slot's cycle semaphore and writes an eventfd. */
 typedef struct shm_waker {
     sem_t                  *sem;
     const _Atomic uint32_t *shutdown;
-    int                     fd;        /* readable after every post (and on shutdown) */
+    int                     fd;        /* readable after every wake-up (thread: and on
+                                          shutdown) */
+    int                     sock;      /* 1: fd is the wake socket, no thread */
     pthread_t               thread;
     int                     started;
     _Atomic int             stop;
 } shm_waker_t;
 
-/* Drain posts made while nobody listened, open the eventfd and start the thread.
- * 0 or -1. */
-int  shm_waker_start(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown);
-/* Read the eventfd empty (call from the loop when it is readable). */
+/* Drain posts made while nobody listened, bind the wake socket of slot (netgw index or
+ * SHM_WAKE_MGW) or start the thread. 0 or -1. */
+int  shm_waker_start(shm_waker_t *w, shm_region_sh_t *r, int slot);
+/* The thread alone, on any semaphore (the 3D region's gateways). 0 or -1. */
+int  shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shutdown);
+/* Take the pending wake-ups (call from the loop when fd is readable). */
 void shm_waker_clear(shm_waker_t *w);
-/* Stop and join the thread, close the eventfd. Safe on a waker never started. */
+/* Stop and join the thread, close fd. Safe on a waker never started. */
 void shm_waker_stop(shm_waker_t *w);
 
 #endif

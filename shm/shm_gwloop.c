@@ -1,6 +1,6 @@
-/* shm_gwloop.c -- the libevent skeleton of a gateway process (shm_gwloop.h): the waker's
- * eventfd, the heartbeat timer and the signals, for any region layout (the caller hands
- * in its semaphore, shutdown flag and heartbeat field). */
+/* shm_gwloop.c -- the libevent skeleton of a gateway process (shm_gwloop.h): the
+ * waker's descriptor (the 2D region's wake socket, or the semaphore thread's eventfd),
+ * the heartbeat timer and the signals, for either region layout. */
 #include <signal.h>
 #include <event2/event.h>
 
@@ -41,9 +41,10 @@ static void gwloop_on_signal(evutil_socket_t sig, short what, void *arg)
         event_base_loopbreak(l->base);
 }
 
-int shm_gwloop_start(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
-                     const _Atomic uint32_t *shutdown, _Atomic int64_t *heartbeat,
-                     int beat_ms)
+/* the loop's events on the started waker */
+static int gwloop_events(shm_gwloop_t *l, struct event_base *base,
+                         const _Atomic uint32_t *shutdown, _Atomic int64_t *heartbeat,
+                         int beat_ms)
 {
     const int sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
     int nsig = l->on_child ? 3 : 2;
@@ -53,8 +54,6 @@ int shm_gwloop_start(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
     l->shutdown = shutdown;
     l->heartbeat = heartbeat;
     l->sim_gone = 0;
-    if (shm_waker_start(&l->waker, sem, shutdown) < 0)
-        return -1;
     l->wake_ev = event_new(base, l->waker.fd, EV_READ | EV_PERSIST, gwloop_on_wake, l);
     l->beat_ev = event_new(base, -1, EV_PERSIST, gwloop_on_beat, l);
     if (!l->wake_ev || !l->beat_ev || event_add(l->wake_ev, NULL) < 0
@@ -66,6 +65,23 @@ int shm_gwloop_start(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
             return -1;
     }
     return 0;
+}
+
+int shm_gwloop_start(shm_gwloop_t *l, struct event_base *base, shm_region_sh_t *r, int slot,
+                     _Atomic int64_t *heartbeat, int beat_ms)
+{
+    if (shm_waker_start(&l->waker, r, slot) < 0)
+        return -1;
+    return gwloop_events(l, base, &r->hdr.shutdown, heartbeat, beat_ms);
+}
+
+int shm_gwloop_start_sem(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
+                         const _Atomic uint32_t *shutdown, _Atomic int64_t *heartbeat,
+                         int beat_ms)
+{
+    if (shm_waker_start_sem(&l->waker, sem, shutdown) < 0)
+        return -1;
+    return gwloop_events(l, base, shutdown, heartbeat, beat_ms);
 }
 
 void shm_gwloop_stop(shm_gwloop_t *l)

@@ -93,3 +93,67 @@ int64_t shm_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+
+/* Synch mode: the sim's newest snapshot (a player sent off is not waited for) */
+static const shm_snapshot_sh_t *synch_snap(const shm_region_sh_t *r)
+{
+    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
+    return pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
+}
+
+/* does the sim wait for client i? ACTIVE players (not a red-carded one taken off, as the
+ * reference waits only for enabled players), coaches with the eye on */
+static int synch_waits_for(const shm_region_sh_t *r, const shm_snapshot_sh_t *snap, int i)
+{
+    const shm_client_sh_t *c = &r->client[i];
+    if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
+        return 0;
+    if (i >= SHM_MAX_PLAYERS)
+        return c->eye_on != 0;
+    return !(snap && !snap->player[i].enabled && snap->player[i].card == 2);
+}
+
+/* the first client the sim waits for that is not done with step, -1 none; *active the
+ * number it waits for. Loads are seq_cst: with shm_synch_done's seq_cst store, of two
+ * gateways marking their last clients at the same time at least one sees both. */
+int shm_synch_first_late(const shm_region_sh_t *r, uint64_t step, int *active)
+{
+    const shm_snapshot_sh_t *snap = synch_snap(r);
+    int n = 0, late = -1;
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        if (!synch_waits_for(r, snap, i))
+            continue;
+        n++;
+        if (late < 0 && atomic_load(&r->client[i].done_step) < step)
+            late = i;
+    }
+    if (active)
+        *active = n;
+    return late;
+}
+
+int shm_synch_waits_for(const shm_region_sh_t *r, int i)
+{
+    return synch_waits_for(r, synch_snap(r), i);
+}
+
+int shm_synch_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
+{
+    return shm_synch_first_late(r, step, active) < 0;
+}
+
+/* Client idx sent (done) for the newest step: record it, and wake the sim only if that
+ * completes its wait (one wake-up per cycle instead of one per client). *hint is the
+ * caller's memory of a client still to answer: while it is, nothing needs scanning. */
+void shm_synch_done(shm_region_sh_t *r, int idx, int *hint)
+{
+    uint64_t step = atomic_load(&r->hdr.published);
+    atomic_store(&r->client[idx].done_step, step);
+    int h = *hint;
+    if (h >= 0 && h < SHM_MAX_CLIENTS && synch_waits_for(r, synch_snap(r), h)
+        && atomic_load(&r->client[h].done_step) < step)
+        return;
+    *hint = shm_synch_first_late(r, step, NULL);
+    if (*hint < 0)
+        shm_sem_post(&r->hdr.done_sem);
+}

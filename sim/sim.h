@@ -22,6 +22,8 @@
 #define SIM_SYNCH_TIME0_NS   50000000LL  /* synch mode: shortest cycle while time is 0 */
 #define SIM_REC_WAIT_MS      2000   /* synch mode: longest wait for a recorder behind */
 #define SIM_REC_MARGIN       2      /* snapshot slots kept free for the recorder's copy */
+#define SIM_MGW_LAG          32     /* synch mode with monitors: monitorgw may be this many
+                                       snapshots behind (it catches up on 48) */
 #define SIM_HELP_LEN         (256 * 1024) /* module::help listing (every parameter) */
 
 #define SIM_GW_GRACE_NS      5000000000LL /* a new gateway's first heartbeat may take this
@@ -55,6 +57,8 @@ typedef struct sim_proc {
     int       rec_wait;             /* synch mode with a log on: the sim waits for the
                                        recorder rather than overwrite what it has not read */
     int       rec_gave_up;          /* a wait timed out: no waiting until it caught up */
+    int       mgw_wait;             /* synch mode: the sim waits for monitorgw's fan-out */
+    int       mgw_gave_up;          /* such a wait timed out: none until it caught up */
     sim_gw_t  gw[SHM_MAX_GATEWAYS + 2];
     char      instance[24];         /* the region's instance id, given to every child */
     int64_t   timeout_ns;           /* server::gateway_timeout_ms (0: no watchdog) */
@@ -179,6 +183,12 @@ void sim_result_print(FILE *out, const char *why, const sim_world_t *w,
  * most SIM_REC_WAIT_MS; after a timeout no more waiting until it has caught up (it counts
  * what it lost). Real-time mode never waits. */
 void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r);
+/* Synch mode with UDP monitors attached: every monitor gets every frame only if
+ * monitorgw keeps up with the sim, so a turn waits while monitorgw is more than
+ * SIM_MGW_LAG snapshots behind, until it is within half that (a few turns then run
+ * free); at most SIM_REC_WAIT_MS, then no more waiting until it has caught up. Never
+ * waits for a monitor: a monitor that does not read loses frames in its own socket. */
+void sim_proc_wait_monitors(sim_proc_t *p, const shm_region_sh_t *r);
 
 /* ---- sim_runner.c ---- */
 /* The configuration with the command line's options (--config FILE, --print-config;

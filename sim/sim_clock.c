@@ -50,39 +50,9 @@ void sim_clock_wait_until(sim_t *s, int64_t t_ns)
     }
 }
 
-/* a client the synch-mode step waits for: an ACTIVE player (not one sent off: the
- * reference waits only for enabled players) or a coach with its eye on */
-static int waited(const shm_region_sh_t *r, const shm_snapshot_sh_t *snap, int i)
-{
-    const shm_client_sh_t *c = &r->client[i];
-    if (atomic_load_explicit(&c->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
-        return 0;
-    if (i >= SHM_MAX_PLAYERS) /* coaches are waited for with the eye on */
-        return c->eye_on != 0;
-    return !(snap && !snap->player[i].enabled && snap->player[i].card == 2);
-}
-
-/* the sim's own newest snapshot */
-static const shm_snapshot_sh_t *newest(const shm_region_sh_t *r)
-{
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
-    return pub > 0 ? &r->snap[(pub - 1) % SHM_SNAP_SLOTS] : NULL;
-}
-
 int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
 {
-    int n = 0, done = 1;
-    const shm_snapshot_sh_t *snap = newest(r);
-    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        if (!waited(r, snap, i))
-            continue;
-        n++;
-        if (atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) < step)
-            done = 0;
-    }
-    if (active)
-        *active = n;
-    return done;
+    return shm_synch_all_done(r, step, active);
 }
 
 static void wait_real_time(sim_t *s)
@@ -97,18 +67,6 @@ static void wait_real_time(sim_t *s)
     s->slot = k;
 }
 
-/* the first client index sim_clock_all_done is still waiting for (-1 none) */
-static int first_late(const shm_region_sh_t *r, uint64_t step)
-{
-    const shm_snapshot_sh_t *snap = newest(r);
-    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
-        if (waited(r, snap, i)
-            && atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) < step)
-            return i;
-    }
-    return -1;
-}
-
 /* The misses of a wait for step that ended (everybody done) or ran out of time: each
  * waited client without (done) gets one and its run grows, the others' runs end
  * (region runner part, for /status and result.json). Under the forfeit policy a
@@ -116,11 +74,10 @@ static int first_late(const shm_region_sh_t *r, uint64_t step)
 static void count_misses(sim_t *s, uint64_t step)
 {
     shm_region_sh_t *r = s->shm.r;
-    const shm_snapshot_sh_t *snap = newest(r);
     int limit = conf_int(&s->conf, SP_synch_miss_limit);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         shm_client_stat_sh_t *st = &r->runner.client[i];
-        if (!waited(r, snap, i))
+        if (!shm_synch_waits_for(r, i))
             continue;
         if (atomic_load_explicit(&r->client[i].done_step, memory_order_acquire) >= step) {
             st->miss_run = 0;
@@ -166,7 +123,7 @@ static void wait_synch(sim_t *s)
         }
         int64_t now = shm_now_ns();
         if (now - start >= timeout) {
-            int late = first_late(r, step);
+            int late = shm_synch_first_late(r, step, NULL);
             count_misses(s, step);
             if (s->runner.miss_policy == SIM_MISS_WAIT && !s->runner.forfeit_side) {
                 log_info("waiting for a (done) (step %llu, first late client %d)",

@@ -204,6 +204,7 @@ static void sim_turn(sim_t *s)
     int pm = s->world.play_mode;
     sim_proc_tick(&s->proc);
     sim_proc_wait_recorder(&s->proc, r);
+    sim_proc_wait_monitors(&s->proc, r); /* every frame to every monitor */
     int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
     copy_teams(s);

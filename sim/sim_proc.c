@@ -60,6 +60,7 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
     p->gw[n_netgw].slot = &r->monitorgw;
     p->gw[n_netgw].index = -1;
     p->n = n_netgw + 1;
+    p->mgw_wait = conf_bool(c, SP_synch_mode);
     if (logs) {
         p->gw[p->n].slot = &r->recorder;
         p->gw[p->n].index = REC_INDEX;
@@ -330,6 +331,43 @@ void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
         }
         sim_proc_reap(p);
         struct timespec ts = { 0, 500000L };
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* monitorgw is more than lag snapshots behind the next publish, with monitors to serve */
+static int monitorgw_behind(const shm_region_sh_t *r, uint64_t lag)
+{
+    if (atomic_load(&r->montab.count) == 0 || atomic_load(&r->monitorgw.pid) <= 0)
+        return 0;
+    uint64_t next = atomic_load(&r->hdr.published) + 1;
+    return next > atomic_load(&r->monitorgw.last_step) + lag;
+}
+
+void sim_proc_wait_monitors(sim_proc_t *p, const shm_region_sh_t *r)
+{
+    if (!p->mgw_wait)
+        return;
+    if (!monitorgw_behind(r, SIM_MGW_LAG)) {
+        p->mgw_gave_up = 0;
+        return;
+    }
+    if (p->mgw_gave_up)
+        return;
+    int64_t start = shm_now_ns();
+    while (monitorgw_behind(r, SIM_MGW_LAG / 2)) {
+        if (sim_stop_flag)
+            return;
+        if (shm_now_ns() - start > SIM_REC_WAIT_MS * 1000000LL) {
+            log_warn("monitorgw is behind (last step %llu, published %llu): "
+                     "not waiting for it any longer",
+                     (unsigned long long)atomic_load(&r->monitorgw.last_step),
+                     (unsigned long long)atomic_load(&r->hdr.published));
+            p->mgw_gave_up = 1;
+            return;
+        }
+        sim_proc_reap(p);
+        struct timespec ts = { 0, 100000L };
         nanosleep(&ts, NULL);
     }
 }

@@ -1,7 +1,8 @@
 /* sim_publish.c -- world -> shm: fills one snapshot slot per step (seqlock through
- * shm_snap_begin/publish), appends events, and wakes every gateway through its cycle
- * semaphore. Called by the sim loop after each step (before_kick_off included). */
+ * shm_snap_begin/publish), appends events, and wakes every gateway (its wake socket and
+ * cycle semaphore, shm_wake.h) and the recorder. Called by the sim loop after each step (before_kick_off included). */
 #include <string.h>
+#include "shm_wake.h"
 #include "sim.h"
 #include "playmode.h"
 
@@ -69,9 +70,17 @@ void sim_publish(sim_world_t *w, shm_region_sh_t *r)
     s->publish_ns = shm_now_ns();
     s->event_head = shm_event_head(r);
     shm_snap_publish(r, s);
-    /* every configured gateway: a restarted one drains what piled up while it was down */
+    /* every configured gateway (its wake socket and semaphore: shm_wake.h); a restarted
+     * one drains what piled up while it was down */
+    static shm_wake_t wake = { .fd = -1 };
+    static char wake_name[SHM_NAME_LEN];
+    if (wake.r != r || strcmp(wake_name, r->hdr.name) != 0) { /* a region of its own */
+        shm_wake_close(&wake);
+        shm_wake_open(&wake, r);
+        memcpy(wake_name, r->hdr.name, SHM_NAME_LEN);
+    }
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
-        shm_sem_post(&r->netgw[g].cycle_sem);
-    shm_sem_post(&r->monitorgw.cycle_sem);
+        shm_wake_send(&wake, (int)g);
+    shm_wake_send(&wake, SHM_WAKE_MGW);
     shm_sem_post(&r->recorder.cycle_sem);
 }

@@ -125,8 +125,8 @@ static int start(mgw3d_t *g)
     g->loop.on_wake = on_wake;
     g->loop.on_beat = on_beat;
     g->loop.arg = g;
-    if (shm_gwloop_start(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
-                         &g->self->heartbeat_ns, MGW3D_BEAT_MS) < 0)
+    if (shm_gwloop_start_sem(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
+                             &g->self->heartbeat_ns, MGW3D_BEAT_MS) < 0)
         return -1;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     log_info("monitors on TCP port %d", port);

@@ -415,7 +415,10 @@ Test(makerun, browser_shows_a_live_match_and_ctrl_c_stops_everything, .timeout =
     /* the page: a live match within a minute of `make run` */
     int live = 0, t1 = -1, t2 = -1;
     while (!live && e2e_now_ms() - t0 < LIVE_WITHIN_MS) {
-        live = page_state(url) == 0 && strstr(buf, "mode play_on") != NULL;
+        /* play_on (the frame inlined in the page shows it too) and the page's own
+         * stream connected: a loaded machine may dump the page before the stream is up */
+        live = page_state(url) == 0 && strstr(buf, "mode play_on") != NULL
+               && strstr(buf, "id=\"conn\">live<") != NULL;
         if (!live)
             usleep(500000);
     }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -70,11 +71,14 @@ Test(gateway, conf_is_the_sims)
     cr_expect_str_eq(conf_str(&c, SP_bind_address), "127.0.0.1");
 }
 
-Test(gateway, waker_turns_posts_from_another_process_into_reads)
+/* the way without a wake socket: a thread turns the semaphore's posts into reads */
+Test(gateway, waker_thread_turns_posts_from_another_process_into_reads)
 {
     shm_waker_t w;
+    setenv("RCSS_WAKE_THREAD", "1", 1);
     shm_sem_post(&owner.r->netgw[0].cycle_sem); /* stale: drained at start */
-    cr_assert_eq(shm_waker_start(&w, &owner.r->netgw[0].cycle_sem, &owner.r->hdr.shutdown), 0);
+    cr_assert_eq(shm_waker_start(&w, owner.r, 0), 0);
+    cr_expect_eq(w.sock, 0);
     struct pollfd p = { .fd = w.fd, .events = POLLIN };
     cr_expect_eq(poll(&p, 1, 200), 0, "no wake-up without a post");
     pid_t pid = fork();
@@ -90,6 +94,50 @@ Test(gateway, waker_turns_posts_from_another_process_into_reads)
     cr_expect_eq(poll(&p, 1, 1000), 1, "shutdown wakes the loop too");
     shm_waker_stop(&w);
     cr_expect_eq(w.fd, -1);
+}
+
+/* the usual way: the loop watches its wake socket; shm_wake_send from another process
+ * (the sim) makes it readable, with no thread in between; the semaphore is posted too
+ * and taken by the clear, so posts do not pile up */
+Test(gateway, wake_socket_wakes_the_loop_directly)
+{
+    shm_waker_t w, w2;
+    unsetenv("RCSS_WAKE_THREAD");
+    cr_assert_eq(shm_waker_start(&w, owner.r, SHM_WAKE_MGW), 0);
+    cr_expect_eq(w.sock, 1, "the slot's name was free");
+    cr_expect_eq(w.started, 0, "no thread");
+    cr_assert_eq(shm_waker_start(&w2, owner.r, SHM_WAKE_MGW), 0);
+    cr_expect_eq(w2.sock, 0, "a name already bound: the thread instead");
+    shm_waker_stop(&w2);
+    struct pollfd p = { .fd = w.fd, .events = POLLIN };
+    cr_expect_eq(poll(&p, 1, 100), 0, "no wake-up without a send");
+    pid_t pid = fork();
+    if (pid == 0) {
+        shm_wake_t k;
+        if (shm_wake_open(&k, owner.r) < 0)
+            _exit(1);
+        for (int i = 0; i < 40; i++) /* more than a socket queue holds: never blocks */
+            shm_wake_send(&k, SHM_WAKE_MGW);
+        shm_wake_send(&k, 3); /* nobody there: nothing happens */
+        shm_wake_close(&k);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    cr_expect_eq(poll(&p, 1, 1000), 1, "woken by the other process");
+    int sval = 0;
+    sem_getvalue(&owner.r->monitorgw.cycle_sem, &sval);
+    cr_expect_eq(sval, 40, "the semaphore was posted too");
+    shm_waker_clear(&w);
+    cr_expect_eq(poll(&p, 1, 0), 0, "cleared");
+    sem_getvalue(&owner.r->monitorgw.cycle_sem, &sval);
+    cr_expect_eq(sval, 0, "and its posts taken");
+    shm_waker_stop(&w);
+    cr_expect_eq(w.fd, -1);
+    cr_assert_eq(shm_waker_start(&w, owner.r, SHM_WAKE_MGW), 0);
+    cr_expect_eq(w.sock, 1, "a stopped waker frees its name for the next instance");
+    shm_waker_stop(&w);
 }
 
 static uint64_t seen[128];

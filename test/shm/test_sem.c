@@ -148,3 +148,53 @@ Test(sem, now_is_monotonic)
     cr_expect_gt(a, 0);
     cr_expect_geq(b, a);
 }
+
+/* synch mode: a (done) wakes the sim only when it completes the wait: players 0-2
+ * active, player 3 active but sent off (disabled, red card: not waited for), the
+ * trainer without the eye (not waited for), then with it (waited for) */
+Test(sem, synch_done_posts_once_per_cycle)
+{
+    shm_region_sh_t *r = owner.r;
+    atomic_store(&r->hdr.published, 5);
+    for (int i = 0; i < 4; i++)
+        atomic_store(&r->client[i].state, CLIENT_ST_ACTIVE);
+    r->snap[4].player[3].card = 2; /* snapshots 5 and 6 are slots 4 and 5 */
+    r->snap[5].player[3].card = 2;
+    atomic_store(&r->client[SHM_COACH_TRAINER].state, CLIENT_ST_ACTIVE);
+    int hint = -1, v = -1;
+    shm_synch_done(r, 1, &hint);
+    cr_expect_eq(hint, 0, "client 0 is still to answer");
+    shm_synch_done(r, 0, &hint);
+    sem_getvalue(&r->hdr.done_sem, &v);
+    cr_expect_eq(v, 0, "client 2 is still to answer: no post");
+    cr_expect_eq(hint, 2);
+    shm_synch_done(r, 2, &hint);
+    sem_getvalue(&r->hdr.done_sem, &v);
+    cr_expect_eq(v, 1, "the last one posts, once");
+    cr_expect_eq(hint, -1);
+    cr_expect_eq(shm_synch_all_done(r, 5, &v), 1);
+    cr_expect_eq(v, 3, "three clients waited for");
+
+    atomic_store(&r->hdr.published, 6); /* next cycle: the trainer has the eye on */
+    r->client[SHM_COACH_TRAINER].eye_on = 1;
+    for (int i = 0; i < 3; i++)
+        shm_synch_done(r, i, &hint);
+    sem_getvalue(&r->hdr.done_sem, &v);
+    cr_expect_eq(v, 1, "the trainer is still to answer");
+    cr_expect_eq(hint, SHM_COACH_TRAINER);
+    shm_synch_done(r, SHM_COACH_TRAINER, &hint);
+    sem_getvalue(&r->hdr.done_sem, &v);
+    cr_expect_eq(v, 2);
+}
+
+/* a stale hint (the client left) does not stop the post */
+Test(sem, synch_done_stale_hint)
+{
+    shm_region_sh_t *r = owner.r;
+    atomic_store(&r->hdr.published, 9);
+    atomic_store(&r->client[0].state, CLIENT_ST_ACTIVE);
+    int hint = 5, v = -1; /* client 5 is not active */
+    shm_synch_done(r, 0, &hint);
+    sem_getvalue(&r->hdr.done_sem, &v);
+    cr_expect_eq(v, 1);
+}

@@ -34,6 +34,12 @@ void shm3d_region_destroy(shm3d_handle_t *h);
  * is ready. 0 or -1 with err. */
 int  shm3d_gateway_attach(shm3d_handle_t *h, const char *name, int wait_ms, char *err,
                           size_t errlen);
+/* Gateways: handle every snapshot published after *last in order (shm3d_snap_follow,
+ * at most SHM3D_SNAP_SLOTS - 2 behind, skips counted in the slot's resets), record the
+ * last one in the slot, and in synch mode post done_sem: the sim may be waiting for
+ * this gateway to catch up. */
+void shm3d_gateway_follow(shm3d_region_sh_t *r, shm3d_proc_sh_t *self, uint64_t *last,
+                          shm3d_snapshot_sh_t *snap, void (*fn)(void *ctx), void *ctx);
 /* 0 once the sim asked everyone to leave or is gone. */
 int  shm3d_sim_alive(const shm3d_region_sh_t *r);
 /* Gateways: the sim's resolved configuration, as a conf3d_t. */

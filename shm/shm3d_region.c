@@ -156,6 +156,15 @@ void shm3d_gateway_conf(const shm3d_region_sh_t *r, conf3d_t *c)
     }
 }
 
+void shm3d_gateway_follow(shm3d_region_sh_t *r, shm3d_proc_sh_t *self, uint64_t *last,
+                          shm3d_snapshot_sh_t *snap, void (*fn)(void *ctx), void *ctx)
+{
+    shm3d_snap_follow(r, last, SHM3D_SNAP_SLOTS - 2, snap, &self->resets, fn, ctx);
+    atomic_store(&self->last_step, *last);
+    if (r->hdr.synch_mode)
+        shm_sem_post(&r->hdr.done_sem);
+}
+
 int shm3d_sim_alive(const shm3d_region_sh_t *r)
 {
     if (atomic_load(&r->hdr.shutdown))

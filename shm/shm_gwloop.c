@@ -2,7 +2,10 @@
  * waker's descriptor (the 2D region's wake socket, or the semaphore thread's eventfd),
  * the heartbeat timer and the signals, for either region layout. */
 #include <signal.h>
+#include <unistd.h>
 #include <event2/event.h>
+
+#include "net_tcp.h"
 
 #include "shm_gwloop.h"
 
@@ -84,6 +87,22 @@ int shm_gwloop_start_sem(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
     return gwloop_events(l, base, shutdown, heartbeat, beat_ms);
 }
 
+int shm_gwloop_listen(shm_gwloop_t *l, struct event_base *base, const char *bind, int port,
+                      evconnlistener_cb on_accept, void *arg, char *err, size_t errlen)
+{
+    int fd = net_tcp_listen(bind, port, 64, err, errlen);
+    if (fd < 0)
+        return -1;
+    l->listener = evconnlistener_new(base, on_accept, arg,
+                                     LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+    if (!l->listener) {
+        close(fd);
+        err[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
 void shm_gwloop_stop(shm_gwloop_t *l)
 {
     struct event *evs[5] = { l->wake_ev, l->beat_ev, l->sig_ev[0], l->sig_ev[1], l->sig_ev[2] };
@@ -93,4 +112,7 @@ void shm_gwloop_stop(shm_gwloop_t *l)
             event_free(evs[i]);
     }
     l->wake_ev = l->beat_ev = l->sig_ev[0] = l->sig_ev[1] = l->sig_ev[2] = NULL;
+    if (l->listener)
+        evconnlistener_free(l->listener);
+    l->listener = NULL;
 }

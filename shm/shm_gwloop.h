@@ -10,6 +10,7 @@
 #define RCSS_SHM_GWLOOP_H
 
 #include <stdint.h>
+#include <event2/listener.h>
 #include "shm_gateway.h"
 
 struct event_base;
@@ -28,6 +29,7 @@ typedef struct shm_gwloop {
     _Atomic int64_t          *heartbeat;
     shm_waker_t               waker;
     struct event             *wake_ev, *beat_ev, *sig_ev[3];
+    struct evconnlistener    *listener;  /* shm_gwloop_listen's, or NULL */
     int                       sim_gone;  /* the loop ended: the sim is gone */
 } shm_gwloop_t;
 
@@ -42,8 +44,12 @@ int  shm_gwloop_start(shm_gwloop_t *l, struct event_base *base, shm_region_sh_t 
 int  shm_gwloop_start_sem(shm_gwloop_t *l, struct event_base *base, sem_t *sem,
                           const _Atomic uint32_t *shutdown, _Atomic int64_t *heartbeat,
                           int beat_ms);
-/* Stop the waker's thread and free the loop's events; before the base is freed. Safe
- * on a loop never started (a zeroed struct). */
+/* A TCP listener on bind:port in base (net_tcp_listen), accepts calling on_accept with
+ * arg; kept in l->listener. 0, or -1 with one line in err (empty: libevent failed). */
+int  shm_gwloop_listen(shm_gwloop_t *l, struct event_base *base, const char *bind, int port,
+                       evconnlistener_cb on_accept, void *arg, char *err, size_t errlen);
+/* Stop the waker's thread and free the loop's events and listener; before the base is
+ * freed. Safe on a loop never started (a zeroed struct). */
 void shm_gwloop_stop(shm_gwloop_t *l);
 
 #endif

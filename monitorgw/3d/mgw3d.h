@@ -75,7 +75,6 @@ void mgw3d_replay_free(mgw3d_replay_t *r);
 struct event_base;
 struct event;
 struct bufferevent;
-struct evconnlistener;
 
 typedef struct mgw3d_peer {
     struct mgw3d       *g;
@@ -99,7 +98,6 @@ typedef struct mgw3d {
     shm3d_proc_sh_t        *self;
     conf3d_t                conf;
     struct event_base      *base;
-    struct evconnlistener  *listener;
     shm_gwloop_t            loop;            /* cycle_sem posts, heartbeat, signals */
     uint64_t                last_step, ev_cursor;
     uint64_t                info_step;       /* snapshot of the last Info sent */

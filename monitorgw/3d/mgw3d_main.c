@@ -15,7 +15,6 @@
 #include <event2/listener.h>
 #include "log.h"
 #include "mgw3d.h"
-#include "net_tcp.h"
 
 #define MGW3D_BEAT_MS   100
 #define MGW3D_ATTACH_MS 5000
@@ -65,11 +64,7 @@ static void snapshot_cb(void *ctx)
 
 static void follow(mgw3d_t *g)
 {
-    shm3d_snap_follow(g->r, &g->last_step, SHM3D_SNAP_SLOTS - 2, &g->snap, &g->self->resets,
-                      snapshot_cb, g);
-    atomic_store(&g->self->last_step, g->last_step);
-    if (g->r->hdr.synch_mode)
-        shm_sem_post(&g->r->hdr.done_sem); /* the sim may wait for us to catch up */
+    shm3d_gateway_follow(g->r, g->self, &g->last_step, &g->snap, snapshot_cb, g);
 }
 
 /* a post; on shutdown the loop ends and teardown follows the last snapshots */
@@ -111,15 +106,10 @@ static int start(mgw3d_t *g)
     if (g->init_len < 0)
         return -1;
     mgw3d_log_open(&g->log, conf3d_str(&g->conf, P3_monitor_log), g->init, g->init_len);
-    int fd = net_tcp_listen(conf3d_str(&g->conf, P3_bind_address), port, 64, err, sizeof err);
-    if (fd < 0) {
-        log_err("%s", err);
-        return -1;
-    }
-    g->listener = evconnlistener_new(g->base, on_accept, g,
-                                     LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
-    if (!g->listener) {
-        close(fd);
+    if (shm_gwloop_listen(&g->loop, g->base, conf3d_str(&g->conf, P3_bind_address), port,
+                          on_accept, g, err, sizeof err) < 0) {
+        if (err[0])
+            log_err("%s", err);
         return -1;
     }
     g->loop.on_wake = on_wake;
@@ -149,8 +139,6 @@ static void teardown(mgw3d_t *g)
     for (int i = 0; i < MGW3D_MAX_PEERS; i++)
         mgw3d_peer_close(g, &g->peer[i]);
     shm_gwloop_stop(&g->loop);
-    if (g->listener)
-        evconnlistener_free(g->listener);
     if (g->base)
         event_base_free(g->base);
     shm3d_region_detach(&g->shm);

@@ -56,7 +56,6 @@ int agw3d_list_parse(const char *text, agw3d_cmdline_t *out, int max, char *err,
 struct event_base;
 struct event;
 struct bufferevent;
-struct evconnlistener;
 
 typedef struct agw3d_conn {
     struct agw3d       *g;
@@ -77,7 +76,6 @@ typedef struct agw3d {
     shm3d_proc_sh_t        *self;
     conf3d_t                conf;
     struct event_base      *base;
-    struct evconnlistener  *listener;
     shm_gwloop_t            loop;            /* cycle_sem posts, heartbeat, signals */
     uint64_t                last_step;
     uint64_t                ev_cursor;

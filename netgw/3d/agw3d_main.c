@@ -16,7 +16,6 @@
 #include <event2/listener.h>
 #include "agw3d.h"
 #include "log.h"
-#include "net_tcp.h"
 
 #define AGW3D_BEAT_MS   100
 #define AGW3D_ATTACH_MS 5000
@@ -50,11 +49,7 @@ static void snapshot_cb(void *ctx)
 static void on_wake(void *arg)
 {
     agw3d_t *g = arg;
-    shm3d_snap_follow(g->r, &g->last_step, SHM3D_SNAP_SLOTS - 2, &g->snap, &g->self->resets,
-                      snapshot_cb, g);
-    atomic_store(&g->self->last_step, g->last_step);
-    if (g->r->hdr.synch_mode)
-        shm_sem_post(&g->r->hdr.done_sem); /* the sim may be waiting for us to catch up */
+    shm3d_gateway_follow(g->r, g->self, &g->last_step, &g->snap, snapshot_cb, g);
 }
 
 static int on_beat(void *arg)
@@ -86,15 +81,10 @@ static int start(agw3d_t *g)
 {
     char err[256];
     int port = conf3d_int(&g->conf, P3_agent_port);
-    int fd = net_tcp_listen(conf3d_str(&g->conf, P3_bind_address), port, 64, err, sizeof err);
-    if (fd < 0) {
-        log_err("%s", err);
-        return -1;
-    }
-    g->listener = evconnlistener_new(g->base, on_accept, g,
-                                     LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
-    if (!g->listener) {
-        close(fd);
+    if (shm_gwloop_listen(&g->loop, g->base, conf3d_str(&g->conf, P3_bind_address), port,
+                          on_accept, g, err, sizeof err) < 0) {
+        if (err[0])
+            log_err("%s", err);
         return -1;
     }
     g->loop.on_wake = on_wake;
@@ -115,8 +105,6 @@ static void teardown(agw3d_t *g)
         agw3d_conn_close(g, &g->conn[i]);
     agw3d_spawn_stop(g);
     shm_gwloop_stop(&g->loop);
-    if (g->listener)
-        evconnlistener_free(g->listener);
     if (g->base)
         event_base_free(g->base);
     shm3d_region_detach(&g->shm);

@@ -45,6 +45,12 @@ int  shm3d_sim_alive(const shm3d_region_sh_t *r);
 /* Gateways: the sim's resolved configuration, as a conf3d_t. */
 struct conf3d;
 void shm3d_gateway_conf(const shm3d_region_sh_t *r, struct conf3d *c);
+/* A 3D gateway's start: its command line (--shm NAME, or $RCSS3D_SHM), the sim's region
+ * once it is ready (shm3d_gateway_attach, up to wait_ms) and the sim's configuration.
+ * 0, -1 with one line in err, or -2 for a bad command line (the caller prints its
+ * usage). */
+int  shm3d_gateway_open(int argc, char **argv, int wait_ms, shm3d_handle_t *h,
+                        struct conf3d *c, char *err, size_t errlen);
 
 /* ---- snapshots ---- */
 shm3d_snapshot_sh_t *shm3d_snap_begin(shm3d_region_sh_t *r);

@@ -13,6 +13,7 @@
 #include "conf3d.h"
 #include "shm.h"
 #include "shm3d.h"
+#include "shm_gateway.h"
 
 void shm3d_default_name(int agent_port, char *buf, size_t len)
 {
@@ -154,6 +155,18 @@ void shm3d_gateway_conf(const shm3d_region_sh_t *r, conf3d_t *c)
         memcpy(c->str[i], r->params.str[i], CONF_STR_LEN);
         c->str[i][CONF_STR_LEN - 1] = '\0';
     }
+}
+
+int shm3d_gateway_open(int argc, char **argv, int wait_ms, shm3d_handle_t *h, conf3d_t *c,
+                       char *err, size_t errlen)
+{
+    shm_gwargs_t a;
+    if (shm_gateway_args(argc, argv, "RCSS3D_SHM", 0, &a) < 0)
+        return -2;
+    if (shm3d_gateway_attach(h, a.name, wait_ms, err, errlen) < 0)
+        return -1;
+    shm3d_gateway_conf(h->r, c);
+    return 0;
 }
 
 void shm3d_gateway_follow(shm3d_region_sh_t *r, shm3d_proc_sh_t *self, uint64_t *last,

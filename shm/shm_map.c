@@ -59,7 +59,8 @@ int shm_map_name_ok(const char *name, size_t maxlen, char *err, size_t errlen)
  * cleared it, fail rather than use an object we did not create), mode 0600 (only
  * processes of our user may attach; the umask cannot widen it, fchmod states it again),
  * size it and map it (it reads as zeros). Returns 0 with *p and st (the object: device
- * and inode), or -1 / SHM_CONFLICT (the name exists) with one line in err and nothing left behind. */
+ * and inode), or -1 / SHM_CONFLICT (the name exists) with one line in err and nothing
+ * left behind. */
 int shm_map_create(const char *name, size_t size, void **p, struct stat *st, char *err,
                    size_t errlen)
 {

@@ -92,7 +92,6 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 /* ---- setup and teardown ----------------------------------------------------------- */
 static void take_conf(mgw3d_t *g)
 {
-    shm3d_gateway_conf(g->r, &g->conf);
     g->max_peers = conf3d_int(&g->conf, P3_max_monitors);
     if (g->max_peers > MGW3D_MAX_PEERS)
         g->max_peers = MGW3D_MAX_PEERS;
@@ -148,18 +147,16 @@ int main(int argc, char **argv)
 {
     static mgw3d_t gw; /* large: not on the stack */
     mgw3d_t *g = &gw;
-    shm_gwargs_t a;
     char err[256];
     log_init("rcss3d-monitorgw", LOG_INFO);
     signal(SIGPIPE, SIG_IGN);
-    if (shm_gateway_args(argc, argv, "RCSS3D_SHM", 0, &a) < 0) {
+    int rc = shm3d_gateway_open(argc, argv, MGW3D_ATTACH_MS, &g->shm, &g->conf, err, sizeof err);
+    if (rc == -2)
         fprintf(stderr, "usage: rcss3d-monitorgw --shm NAME   (NAME also from $RCSS3D_SHM)\n");
-        return 1;
-    }
-    if (shm3d_gateway_attach(&g->shm, a.name, MGW3D_ATTACH_MS, err, sizeof err) < 0) {
+    else if (rc < 0)
         log_err("%s", err);
+    if (rc < 0)
         return 1;
-    }
     g->r = g->shm.r;
     g->self = &g->r->proc[SHM3D_GW_MONITOR];
     take_conf(g);
@@ -171,7 +168,7 @@ int main(int argc, char **argv)
     if (g->last_step > 0)
         g->last_step--;
     g->ev_cursor = shm3d_event_head(g->r);
-    int rc = 1;
+    rc = 1;
     if (g->base && start(g) == 0 && mgw3d_http_start(g) == 0) {
         event_base_dispatch(g->base);
         if (g->loop.sim_gone)

@@ -114,27 +114,24 @@ int main(int argc, char **argv)
 {
     static agw3d_t gw; /* large: not on the stack */
     agw3d_t *g = &gw;
-    shm_gwargs_t a;
     char err[256];
     log_init("rcss3d-agentgw", LOG_INFO);
     signal(SIGPIPE, SIG_IGN);
-    if (shm_gateway_args(argc, argv, "RCSS3D_SHM", 0, &a) < 0) {
+    int rc = shm3d_gateway_open(argc, argv, AGW3D_ATTACH_MS, &g->shm, &g->conf, err, sizeof err);
+    if (rc == -2)
         fprintf(stderr, "usage: rcss3d-agentgw --shm NAME   (NAME also from $RCSS3D_SHM)\n");
-        return 1;
-    }
-    if (shm3d_gateway_attach(&g->shm, a.name, AGW3D_ATTACH_MS, err, sizeof err) < 0) {
+    else if (rc < 0)
         log_err("%s", err);
+    if (rc < 0)
         return 1;
-    }
     g->r = g->shm.r;
     g->self = &g->r->proc[SHM3D_GW_AGENT];
-    shm3d_gateway_conf(g->r, &g->conf);
     if (conf3d_bool(&g->conf, P3_verbose))
         log_level = LOG_DEBUG;
     g->base = event_base_new();
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm3d_event_head(g->r);
-    int rc = 1;
+    rc = 1;
     if (g->base && start(g) == 0) {
         agw3d_conn_takeover(g);
         agw3d_spawn_list(g);

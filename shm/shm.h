@@ -22,6 +22,8 @@ typedef struct shm_handle {
     ino_t            ino;      /* same name) */
     pid_t            reclaimed_pid; /* create: the dead sim whose region was replaced
                                        (-1 unknown), 0 if the name was free */
+    int              sim_parent; /* attach: the sim is this process's parent (a spawned
+                                    gateway: once it is not, the sim is gone) */
 } shm_handle_t;
 
 /* returned (instead of -1) when the name, a port or the region belongs to someone else:

@@ -27,8 +27,10 @@ int shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t 
             shm_region_detach(h);
             return SHM_CONFLICT;
         }
-        if (h->r && atomic_load(&h->r->hdr.ready) == 1)
+        if (h->r && atomic_load(&h->r->hdr.ready) == 1) {
+            h->sim_parent = getppid() == (pid_t)h->r->hdr.sim_pid;
             return 0;
+        }
         struct timespec ts = { 0, 50000000L };
         nanosleep(&ts, NULL);
     }

@@ -95,13 +95,31 @@ uint64_t shm_pid_start(pid_t pid)
     return strtoull(p, NULL, 10);
 }
 
+/* 1 if pid has exited but not been reaped (state Z or X in /proc/PID/stat): kill(pid, 0)
+ * still succeeds on it, yet it will never run again */
+static int pid_exited(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* field 3, the state, follows the name's ')' */
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 int shm_sim_alive(const shm_header_sh_t *hd)
 {
     pid_t pid = (pid_t)hd->sim_pid;
     if (pid <= 0)
         return 0;
-    if (kill(pid, 0) < 0 && errno == ESRCH)
-        return 0;
+    if ((kill(pid, 0) < 0 && errno == ESRCH) || pid_exited(pid))
+        return 0; /* a killed sim whose parent has not reaped it yet is gone too */
     /* the pid may have been reused: the start time tells the sim from a newcomer */
     uint64_t start = shm_pid_start(pid);
     return hd->sim_start == 0 || start == 0 || start == hd->sim_start;
@@ -187,7 +205,10 @@ int shm_gateway_leave(shm_handle_t *h)
     int removed = 0;
     if (h == NULL || h->r == NULL)
         return 0;
-    if (atomic_load(&h->r->hdr.shutdown) == 0 && !shm_sim_alive(&h->r->hdr)) {
+    /* a spawned gateway whose parent changed: the kernel reparents it before the death
+     * signal, while the dying sim may still look alive in /proc */
+    int orphaned = h->sim_parent && getppid() != (pid_t)h->r->hdr.sim_pid;
+    if (atomic_load(&h->r->hdr.shutdown) == 0 && (orphaned || !shm_sim_alive(&h->r->hdr))) {
         /* the sim was killed: nobody else will remove its region. Only under the name's
          * lock (no new sim is creating one meanwhile) and only our own object. */
         char key[SHM_NAME_LEN + 8];

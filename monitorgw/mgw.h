@@ -18,7 +18,7 @@
 #include "disp.h"
 #include "dispinit.h"
 #include "shm.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 struct event_base;
 struct event;
@@ -157,8 +157,7 @@ typedef struct mgw {
     mgw_peer_t        **peers;      /* grows; each peer allocated once */
     int                 npeers, cap;
     int                 ver_count[MGW_NVER];
-    shm_waker_t         waker;      /* cycle_sem posts -> eventfd */
-    struct event       *wake_ev, *poll_ev, *sig_ev[2];
+    shm_gwloop_t        loop;       /* cycle_sem posts, the MGW_POLL_MS beat, signals */
     uint64_t            last_step;
     uint64_t            ev_cursor;
     shm_text_t          ev_text;    /* events in parts (SHM_EV_CONT) */

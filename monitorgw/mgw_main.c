@@ -16,23 +16,6 @@
 #include "log.h"
 #include "mgw.h"
 
-static int parse_args(int argc, char **argv, const char **name, uint64_t *instance)
-{
-    *name = getenv("RCSS_SHM");
-    *instance = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
-            *name = argv[++i];
-        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
-            if (shm_gateway_parse_instance(argv[++i], instance) < 0)
-                return -1;
-        } else {
-            return -1;
-        }
-    }
-    return *name && (*name)[0] ? 0 : -1;
-}
-
 /* ---- per cycle ------------------------------------------------------------------------ */
 static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
 {
@@ -78,17 +61,12 @@ static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
 static void forward_events(mgw_t *g)
 {
     shm_event_sh_t ev;
-    while (g->ev_cursor < g->snap.event_head) {
-        int rc = shm_event_read(g->r, g->ev_cursor, &ev);
-        if (rc > 0)
-            break;
+    int rc;
+    while ((rc = shm_event_next(g->r, &g->ev_cursor, g->snap.event_head, &ev)) <= 0) {
         if (rc < 0) {
-            uint64_t head = shm_event_head(g->r);
-            g->ev_cursor = head > SHM_EVENT_SLOTS / 2 ? head - SHM_EVENT_SLOTS / 2 : 0;
             atomic_fetch_add(&g->self->resets, 1);
             continue;
         }
-        g->ev_cursor++;
         forward_event(g, &ev);
     }
 }
@@ -121,60 +99,31 @@ static void drain_requests(mgw_t *g)
     }
 }
 
-static void on_wake(evutil_socket_t fd, short what, void *arg)
+static void on_wake(void *arg)
 {
     mgw_t *g = arg;
-    (void)fd;
-    (void)what;
-    shm_waker_clear(&g->waker);
-    if (atomic_load(&g->r->hdr.shutdown)) {
-        event_base_loopbreak(g->base);
-        return;
-    }
     drain_requests(g);
     on_cycle(g);
 }
 
-static void on_poll(evutil_socket_t fd, short what, void *arg)
+/* every MGW_POLL_MS (the loop's beat) */
+static int on_poll(void *arg)
 {
     mgw_t *g = arg;
-    (void)fd;
-    (void)what;
-    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     drain_requests(g);
     mgw_peer_reap(g);
     mgw_peer_note_idle(g);
-    if (!shm_gateway_sim_alive(g->r)) {
-        log_info("the sim is gone; leaving");
-        event_base_loopbreak(g->base);
-    }
-}
-
-static void on_signal(evutil_socket_t sig, short what, void *arg)
-{
-    mgw_t *g = arg;
-    (void)sig;
-    (void)what;
-    event_base_loopbreak(g->base);
+    return shm_gateway_sim_alive(g->r);
 }
 
 /* ---- setup and teardown --------------------------------------------------------------- */
 static int start_events(mgw_t *g)
 {
-    if (shm_waker_start(&g->waker, g->r, SHM_WAKE_MGW) < 0)
-        return -1;
-    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
-    g->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, g);
-    g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
-    g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
-    if (!g->wake_ev || !g->poll_ev || !g->sig_ev[0] || !g->sig_ev[1])
-        return -1;
-    struct timeval poll = { 0, MGW_POLL_MS * 1000 };
-    event_add(g->wake_ev, NULL);
-    event_add(g->poll_ev, &poll);
-    event_add(g->sig_ev[0], NULL);
-    event_add(g->sig_ev[1], NULL);
-    return 0;
+    g->loop.on_wake = on_wake;
+    g->loop.on_beat = on_poll;
+    g->loop.arg = g;
+    return shm_gwloop_start(&g->loop, g->base, g->r, SHM_WAKE_MGW, &g->self->heartbeat_ns,
+                            MGW_POLL_MS);
 }
 
 /* a monitor is one socket: take every descriptor the hard limit allows */
@@ -191,7 +140,6 @@ static void raise_fd_limit(void)
 static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
-    g->waker.fd = -1;
     g->reply_fd = -1;
     int rc = shm_gateway_attach(&g->shm, name, MGW_ATTACH_WAIT_MS, instance, err, sizeof err);
     if (rc < 0) {
@@ -232,14 +180,9 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
 
 static void mgw_stop(mgw_t *g)
 {
-    shm_waker_stop(&g->waker);
+    shm_gwloop_stop(&g->loop);
     mgw_http_stop(g);
     mgw_peer_close_all(g, 0);
-    struct event *evs[] = { g->wake_ev, g->poll_ev, g->sig_ev[0], g->sig_ev[1] };
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
-        if (evs[i])
-            event_free(evs[i]);
-    }
     if (g->base)
         event_base_free(g->base);
     mgw_free_buffers(g);
@@ -254,21 +197,22 @@ static void mgw_stop(mgw_t *g)
 int main(int argc, char **argv)
 {
     static mgw_t g; /* large: tiles, the event text */
-    const char *name;
-    uint64_t instance;
+    shm_gwargs_t a;
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name, &instance) < 0) {
+    if (shm_gateway_args(argc, argv, "RCSS_SHM", SHM_ARG_INSTANCE, &a) < 0) {
         fprintf(stderr, "usage: rcss-monitorgw --shm NAME [--instance ID]   (NAME also "
                 "from $RCSS_SHM)\n");
         return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-monitorgw", LOG_INFO);
-    int rc = mgw_start(&g, name, instance);
+    int rc = mgw_start(&g, a.name, a.instance);
     if (rc < 0) {
         mgw_stop(&g);
         return rc == SHM_CONFLICT ? SHM_GW_EXIT_CONFLICT : 1;
     }
     event_base_dispatch(g.base);
+    if (g.loop.sim_gone)
+        log_info("the sim is gone; leaving");
     mgw_stop(&g);
     return 0;
 }

@@ -150,19 +150,14 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
     mgw_status_t *st = arg;
     shm_region_sh_t *r = st->g->r;
     shm_event_sh_t ev;
+    int rc;
     (void)fd;
     (void)what;
-    while (st->cursor < shm_event_head(r)) {
-        int rc = shm_event_read(r, st->cursor, &ev);
-        if (rc > 0)
-            break;
+    while ((rc = shm_event_next(r, &st->cursor, shm_event_head(r), &ev)) <= 0) {
         if (rc < 0) { /* overwritten: nobody read for a long while */
-            uint64_t head = shm_event_head(r);
-            st->cursor = head > SHM_EVENT_SLOTS / 2 ? head - SHM_EVENT_SLOTS / 2 : 0;
             st->part.complete = 1;
             continue;
         }
-        st->cursor++;
         size_t len = ev.len < 0 ? 0 : ev.len > SHM_EVENT_TEXT_LEN ? SHM_EVENT_TEXT_LEN
                                                                    : (size_t)ev.len;
         len = strnlen(ev.text, len);

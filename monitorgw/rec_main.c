@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "playmode.h"
+#include "proc.h"
 #include "rec.h"
 #include "shm_gateway.h"
 
@@ -41,24 +42,6 @@ typedef struct rec_ctx {
 } rec_ctx_t;
 
 static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
-
-static void rec_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
 
 /* ---- state in the region ------------------------------------------------------------ */
 static void save_state(rec_ctx_t *c)
@@ -415,27 +398,15 @@ static void rec_run(rec_ctx_t *c)
 int main(int argc, char **argv)
 {
     static rec_ctx_t c; /* large: snapshots, text assembly */
-    const char *name = getenv("RCSS_SHM");
-    uint64_t instance = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
-            name = argv[++i];
-        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc
-                   && shm_gateway_parse_instance(argv[i + 1], &instance) == 0) {
-            i++;
-        } else {
-            name = NULL;
-            break;
-        }
-    }
-    if (!name || !name[0]) {
+    shm_gwargs_t a;
+    if (shm_gateway_args(argc, argv, "RCSS_SHM", SHM_ARG_INSTANCE, &a) < 0) {
         fprintf(stderr, "usage: rcss-recorder --shm NAME [--instance ID]   (NAME also "
                 "from $RCSS_SHM)\n");
         return SHM_GW_EXIT_CONFLICT;
     }
     log_init("rcss-recorder", LOG_INFO);
-    rec_signals();
-    int rc = rec_start(&c, name, instance);
+    proc_stop_signals(&stop_flag);
+    int rc = rec_start(&c, a.name, a.instance);
     int conflict = rc == SHM_CONFLICT;
     if (rc == 0 && !c.game_on && !c.text_on)
         log_info("no log is on: nothing to record");

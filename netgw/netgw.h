@@ -12,7 +12,7 @@
 #include "netgw_coach.h"
 #include "rng.h"
 #include "shm.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 struct event_base;
 struct event;
@@ -104,13 +104,10 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
-    shm_waker_t         waker;      /* wake-ups from the sim (shm_gateway.h) */
+    shm_gwloop_t        loop;       /* wake-ups from the sim, heartbeat, signals */
     shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
     int                 done_hint;  /* synch mode: a client still to send (done) */
-    struct event       *wake_ev;
     struct event       *see_ev;     /* async see timer, every send_step / 4 */
-    struct event       *beat_ev;    /* heartbeat and liveness */
-    struct event       *sig_ev[2];
     int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
     uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
     uint64_t            vtick;      /* synch mode: next virtual see tick (netgw_cycle.c) */

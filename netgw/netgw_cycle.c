@@ -111,17 +111,12 @@ static void cycle_virtual_ticks(ngw_t *g, const shm_snapshot_sh_t *s, double unt
 static void cycle_events(ngw_t *g)
 {
     shm_event_sh_t ev;
-    while (g->ev_cursor < g->snap.event_head) {
-        int rc = shm_event_read(g->r, g->ev_cursor, &ev);
-        if (rc > 0)
-            break;
+    int rc;
+    while ((rc = shm_event_next(g->r, &g->ev_cursor, g->snap.event_head, &ev)) <= 0) {
         if (rc < 0) { /* overwritten: this gateway was too slow */
-            uint64_t head = shm_event_head(g->r);
-            g->ev_cursor = head > SHM_EVENT_SLOTS / 2 ? head - SHM_EVENT_SLOTS / 2 : 0;
             atomic_fetch_add(&g->self->resets, 1);
             continue;
         }
-        g->ev_cursor++;
         ngw_coach_event(g, &ev);
         ngw_audio_event(g, &ev);
     }

@@ -18,36 +18,6 @@
 #define PORT_READS_PER_EVENT 64
 #define PORT_RECV_BATCH      16
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: rcss-netgw --shm NAME --index I [--instance ID]   (NAME also "
-            "from $RCSS_SHM)\n");
-}
-
-static int parse_args(int argc, char **argv, const char **name, int *index, uint64_t *inst)
-{
-    *name = getenv("RCSS_SHM");
-    *index = -1;
-    *inst = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc) {
-            *name = argv[++i];
-        } else if (strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
-            if (shm_gateway_parse_instance(argv[++i], inst) < 0)
-                return -1;
-        } else if (strcmp(argv[i], "--index") == 0 && i + 1 < argc) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v >= SHM_MAX_GATEWAYS)
-                return -1;
-            *index = (int)v;
-        } else {
-            return -1;
-        }
-    }
-    return *name && (*name)[0] && *index >= 0 ? 0 : -1;
-}
-
 /* ---- events ------------------------------------------------------------------------ */
 /* datagrams on a shared port (inits, monitor inits, errors): PORT_RECV_BATCH per
  * system call (recvmmsg), so a burst of 1,000 dispinits costs 63 calls, not 1,001 */
@@ -82,17 +52,9 @@ static void on_port_read(evutil_socket_t fd, short what, void *arg)
     }
 }
 
-static void on_wake(evutil_socket_t fd, short what, void *arg)
+static void on_wake(void *arg)
 {
-    ngw_t *g = arg;
-    (void)fd;
-    (void)what;
-    shm_waker_clear(&g->waker);
-    if (atomic_load(&g->r->hdr.shutdown)) {
-        event_base_loopbreak(g->base);
-        return;
-    }
-    ngw_cycle_wake(g);
+    ngw_cycle_wake(arg);
 }
 
 static void see_arm(ngw_t *g)
@@ -125,24 +87,10 @@ static void on_synch_see(evutil_socket_t fd, short what, void *arg)
     ngw_cycle_synch_see(arg);
 }
 
-static void on_beat(evutil_socket_t fd, short what, void *arg)
+static int on_beat(void *arg)
 {
     ngw_t *g = arg;
-    (void)fd;
-    (void)what;
-    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
-    if (!shm_gateway_sim_alive(g->r)) {
-        log_info("the sim is gone; leaving");
-        event_base_loopbreak(g->base);
-    }
-}
-
-static void on_signal(evutil_socket_t sig, short what, void *arg)
-{
-    ngw_t *g = arg;
-    (void)sig;
-    (void)what;
-    event_base_loopbreak(g->base);
+    return shm_gateway_sim_alive(g->r);
 }
 
 /* ---- setup and teardown --------------------------------------------------------------- */
@@ -175,26 +123,20 @@ static int open_ports(ngw_t *g)
 
 static int start_events(ngw_t *g)
 {
-    if (shm_waker_start(&g->waker, g->r, g->index) < 0)
+    g->loop.on_wake = on_wake;
+    g->loop.on_beat = on_beat;
+    g->loop.arg = g;
+    if (shm_gwloop_start(&g->loop, g->base, g->r, g->index, &g->self->heartbeat_ns,
+                         NGW_HEARTBEAT_MS) < 0)
         return -1;
-    if (!g->waker.sock)
+    if (!g->loop.waker.sock)
         log_info("wake socket taken: waiting on the cycle semaphore in a thread");
     if (shm_wake_open(&g->wake, g->r) < 0)
         log_warn("no wake socket for monitorgw: semaphore only");
-    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
     g->see_ev = evtimer_new(g->base, on_see, g);
     g->synch_see_ev = evtimer_new(g->base, on_synch_see, g);
-    g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
-    g->sig_ev[0] = evsignal_new(g->base, SIGTERM, on_signal, g);
-    g->sig_ev[1] = evsignal_new(g->base, SIGINT, on_signal, g);
-    if (!g->wake_ev || !g->see_ev || !g->synch_see_ev || !g->beat_ev || !g->sig_ev[0]
-        || !g->sig_ev[1])
+    if (!g->see_ev || !g->synch_see_ev)
         return -1;
-    struct timeval beat = { 0, NGW_HEARTBEAT_MS * 1000 };
-    event_add(g->wake_ev, NULL);
-    event_add(g->beat_ev, &beat);
-    event_add(g->sig_ev[0], NULL);
-    event_add(g->sig_ev[1], NULL);
     int64_t send_ns = (int64_t)conf_int(&g->conf, SP_send_step) * 1000000LL;
     int slow = conf_int(&g->conf, SP_slow_down_factor);
     g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
@@ -209,7 +151,7 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
     g->index = index;
-    g->waker.fd = -1;
+    g->loop.waker.fd = -1;
     g->wake.fd = -1;
     g->done_hint = -1;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
@@ -256,7 +198,7 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
 
 static void ngw_stop(ngw_t *g)
 {
-    shm_waker_stop(&g->waker);
+    shm_gwloop_stop(&g->loop);
     shm_wake_close(&g->wake);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++)
         ngw_client_detach(g, i, 0);
@@ -265,12 +207,10 @@ static void ngw_stop(ngw_t *g)
             event_free(g->port[i].ev);
         close(g->port[i].fd);
     }
-    struct event *evs[] = { g->wake_ev, g->see_ev, g->synch_see_ev, g->beat_ev, g->sig_ev[0],
-                            g->sig_ev[1] };
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
-        if (evs[i])
-            event_free(evs[i]);
-    }
+    if (g->see_ev)
+        event_free(g->see_ev);
+    if (g->synch_see_ev)
+        event_free(g->synch_see_ev);
     if (g->base)
         event_base_free(g->base);
     if (g->self)
@@ -282,23 +222,24 @@ static void ngw_stop(ngw_t *g)
 int main(int argc, char **argv)
 {
     static ngw_t g; /* large: snapshot and buffers */
-    const char *name;
-    int index;
-    uint64_t instance;
+    shm_gwargs_t a;
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name, &index, &instance) < 0) {
-        usage();
+    if (shm_gateway_args(argc, argv, "RCSS_SHM", SHM_ARG_INSTANCE | SHM_ARG_INDEX, &a) < 0) {
+        fprintf(stderr, "usage: rcss-netgw --shm NAME --index I [--instance ID]   (NAME "
+                "also from $RCSS_SHM)\n");
         return SHM_GW_EXIT_CONFLICT; /* never useful to restart */
     }
     char prog[32];
-    snprintf(prog, sizeof prog, "rcss-netgw.%d", index);
+    snprintf(prog, sizeof prog, "rcss-netgw.%d", a.index);
     log_init(prog, LOG_INFO);
-    int rc = ngw_start(&g, name, index, instance);
+    int rc = ngw_start(&g, a.name, a.index, a.instance);
     if (rc < 0) {
         ngw_stop(&g);
         return rc == SHM_CONFLICT ? SHM_GW_EXIT_CONFLICT : 1;
     }
     event_base_dispatch(g.base);
+    if (g.loop.sim_gone)
+        log_info("the sim is gone; leaving");
     ngw_stop(&g);
     return 0;
 }

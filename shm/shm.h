@@ -1,5 +1,5 @@
 /* shm.h -- operations on the shared region of shm_layout.h: create/attach/verify/unlink
- * (shm_region.c), snapshot seqlock ring and event ring (shm_ring.c), single-producer /
+ * (shm_region.c, over shm_map.c's mechanics of any layout), snapshot seqlock ring and event ring (shm_ring.c), single-producer /
  * single-consumer command, control and monitor-request rings (shm_queue.c), semaphores
  * and the robust client-table lock (shm_sem.c). Never logs: errors go to err buffers. */
 #ifndef RCSS_SHM_H
@@ -52,6 +52,40 @@ void shm_region_detach(shm_handle_t *h);
 /* Unmap and shm_unlink (sim only). */
 void shm_region_destroy(shm_handle_t *h);
 
+/* ---- POSIX shm objects of any layout (shm_map.c; the 3D region uses them too) ---- */
+/* The fields every region header starts with, at these offsets (each layout asserts it). */
+typedef struct shm_head {
+    uint32_t magic;
+    uint32_t layout_version;
+    uint64_t region_size;
+    uint32_t header_size;
+    uint32_t params_hash;
+} shm_head_t;
+/* What a layout expects of a header it attaches to. */
+typedef struct shm_expect {
+    uint32_t    magic, version, params_hash;
+    size_t      region_size, header_size;
+    const char *magic_note;    /* after "bad magic 0x..." ("" or " (not a 3D region)") */
+} shm_expect_t;
+struct stat;
+/* "/" and at least one more character, no further slash, shorter than maxlen. 0 or -1. */
+int  shm_map_name_ok(const char *name, size_t maxlen, char *err, size_t errlen);
+/* Create exclusively (mode 0600), size, map (reads as zeros). 0 with *p and st; -1 or
+ * SHM_CONFLICT (the name exists) with err, nothing left behind. */
+int  shm_map_create(const char *name, size_t size, void **p, struct stat *st, char *err,
+                    size_t errlen);
+/* Map an existing object of this user (shm_owner_ok) read-write at its size: 0 with *p,
+ * *size, st (*p NULL if smaller than min: verify (NULL, *size) reports it); -1 or
+ * SHM_CONFLICT with err. */
+int  shm_map_attach(const char *name, size_t min, void **p, size_t *size, struct stat *st,
+                    char *err, size_t errlen);
+/* Mapping size, magic, version, recorded size, parameter hash: 0, or -1 with one line. */
+int  shm_map_verify(const void *base, size_t mapped, const char *name, const shm_expect_t *want,
+                    char *err, size_t errlen);
+/* Process-shared semaphores of a region, value 0: 0, or -1 with err (none left). */
+int  shm_sems_init(sem_t **sems, int n, const char *name, char *err, size_t errlen);
+void shm_sems_destroy(sem_t **sems, int n);
+
 /* ---- ownership and instance locks (shm_guard.c) ---- */
 /* Take the instance lock KEY (an abstract unix socket name, released by the kernel when
  * the holder dies): its descriptor (close-on-exec; keep it open), or -1 (errno EADDRINUSE:
@@ -87,6 +121,12 @@ uint64_t shm_snap_read_latest(const shm_region_sh_t *r, shm_snapshot_sh_t *out);
  * overwritten (reader more than K behind: caller counts a reset and jumps to the newest),
  * or not yet published. */
 int shm_snap_read(const shm_region_sh_t *r, uint64_t n, shm_snapshot_sh_t *out);
+/* Gateways: handle every snapshot published after *last in order, copying each into snap
+ * and calling fn(ctx). More than max_behind behind (or a slot already overwritten): jump
+ * to the newest and count one reset in *resets. Updates *last. */
+void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
+                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
+                     void (*fn)(void *ctx), void *ctx);
 
 /* ---- events (shm_ring.c) ---- */
 /* Writer (sim): append one event; returns its sequence number. */
@@ -94,7 +134,31 @@ uint64_t shm_event_push(shm_region_sh_t *r, const shm_event_sh_t *ev);
 /* Reader: copy event seq into out. 0 ok; 1 not written yet; -1 overwritten (reader too
  * slow: skip to shm_event_head - SHM_EVENT_SLOTS/2 and count a reset). */
 int shm_event_read(const shm_region_sh_t *r, uint64_t seq, shm_event_sh_t *out);
+/* Reader: the next event at *cursor before position upto. 0 one (cursor advanced); 1 none
+ * yet; -1 lost (the cursor jumped to half a ring before the head: count a reset). */
+int shm_event_next(const shm_region_sh_t *r, uint64_t *cursor, uint64_t upto,
+                   shm_event_sh_t *out);
 uint64_t shm_event_head(const shm_region_sh_t *r);
+
+/* ---- the same two rings over any layout (shm_ring.c; the 3D region uses them) ---- */
+/* Slots of size bytes, each starting with `_Atomic uint64_t seq`; the body after it (a
+ * snapshot's starting with `uint64_t step`, its publish number) is what is copied. */
+#define SHM_RING_BODY_OFF 8
+typedef struct shm_seqring {
+    _Atomic uint64_t *counter; /* snapshots: published; events: head */
+    void             *slots;
+    size_t            size;    /* bytes per slot */
+    uint64_t          n;       /* slots (events: a power of two) */
+} shm_seqring_t;
+void    *shm_seqring_begin(shm_seqring_t q);
+void     shm_seqring_publish(shm_seqring_t q, void *slot);
+uint64_t shm_seqring_read_latest(shm_seqring_t q, void *out);
+int      shm_seqring_read(shm_seqring_t q, uint64_t n, void *out);
+void     shm_seqring_follow(shm_seqring_t q, uint64_t *last, int max_behind, void *snap,
+                            _Atomic uint64_t *resets, void (*fn)(void *ctx), void *ctx);
+uint64_t shm_evring_push(shm_seqring_t q, const void *ev);
+int      shm_evring_read(shm_seqring_t q, uint64_t seq, void *out);
+int      shm_evring_next(shm_seqring_t q, uint64_t *cursor, uint64_t upto, void *out);
 
 /* ---- rings of shm_cmd_sh_t (shm_queue.c) ---- */
 /* Producer: append; -1 (and dropped++) if full. */

@@ -34,8 +34,23 @@ void shm3d_region_destroy(shm3d_handle_t *h);
  * is ready. 0 or -1 with err. */
 int  shm3d_gateway_attach(shm3d_handle_t *h, const char *name, int wait_ms, char *err,
                           size_t errlen);
+/* Gateways: handle every snapshot published after *last in order (shm3d_snap_follow,
+ * at most SHM3D_SNAP_SLOTS - 2 behind, skips counted in the slot's resets), record the
+ * last one in the slot, and in synch mode post done_sem: the sim may be waiting for
+ * this gateway to catch up. */
+void shm3d_gateway_follow(shm3d_region_sh_t *r, shm3d_proc_sh_t *self, uint64_t *last,
+                          shm3d_snapshot_sh_t *snap, void (*fn)(void *ctx), void *ctx);
 /* 0 once the sim asked everyone to leave or is gone. */
 int  shm3d_sim_alive(const shm3d_region_sh_t *r);
+/* Gateways: the sim's resolved configuration, as a conf3d_t. */
+struct conf3d;
+void shm3d_gateway_conf(const shm3d_region_sh_t *r, struct conf3d *c);
+/* A 3D gateway's start: its command line (--shm NAME, or $RCSS3D_SHM), the sim's region
+ * once it is ready (shm3d_gateway_attach, up to wait_ms) and the sim's configuration.
+ * 0, -1 with one line in err, or -2 for a bad command line (the caller prints its
+ * usage). */
+int  shm3d_gateway_open(int argc, char **argv, int wait_ms, shm3d_handle_t *h,
+                        struct conf3d *c, char *err, size_t errlen);
 
 /* ---- snapshots ---- */
 shm3d_snapshot_sh_t *shm3d_snap_begin(shm3d_region_sh_t *r);
@@ -54,6 +69,10 @@ void     shm3d_snap_follow(const shm3d_region_sh_t *r, uint64_t *last, int max_b
 uint64_t shm3d_event_push(shm3d_region_sh_t *r, const shm3d_event_sh_t *ev);
 /* 0 ok; 1 not written yet; -1 overwritten (skip ahead and count a reset) */
 int      shm3d_event_read(const shm3d_region_sh_t *r, uint64_t seq, shm3d_event_sh_t *out);
+/* the next event at *cursor before upto: 0 one; 1 none yet; -1 lost (the cursor jumped
+ * to half a ring before the head: count a reset) */
+int      shm3d_event_next(const shm3d_region_sh_t *r, uint64_t *cursor, uint64_t upto,
+                          shm3d_event_sh_t *out);
 uint64_t shm3d_event_head(const shm3d_region_sh_t *r);
 
 /* ---- rings ---- */

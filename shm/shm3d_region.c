@@ -1,10 +1,9 @@
-/* shm3d_region.c -- create, attach, verify and remove the 3D region (shm3d_layout.h).
- * Only the sim creates and finally unlinks it; the gateways attach and refuse, in one
- * line, a region they do not understand. Never logs. */
+/* shm3d_region.c -- create, attach, verify and remove the 3D region (shm3d_layout.h),
+ * with the mechanics every layout shares (shm_map.c). Only the sim creates and finally
+ * unlinks it; the gateways attach and refuse, in one line, a region they do not
+ * understand. Never logs. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,19 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "conf3d.h"
+#include "shm.h"
 #include "shm3d.h"
-
-static void r3_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void r3_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
+#include "shm_gateway.h"
 
 void shm3d_default_name(int agent_port, char *buf, size_t len)
 {
@@ -32,16 +21,9 @@ void shm3d_default_name(int agent_port, char *buf, size_t len)
         snprintf(buf, len, "/rcssserver3d-%d", agent_port);
 }
 
-/* "/" then at least one character, no further slash, fits hdr.name */
-static int r3_name_ok(const char *name, char *err, size_t errlen)
-{
-    size_t n = name ? strlen(name) : 0;
-    if (n < 2 || n >= SHM3D_NAME_LEN || name[0] != '/' || strchr(name + 1, '/')) {
-        r3_err(err, errlen, "shm name \"%.*s\" invalid", SHM3D_NAME_LEN, name ? name : "");
-        return -1;
-    }
-    return 0;
-}
+_Static_assert(offsetof(shm3d_header_sh_t, region_size) == offsetof(shm_head_t, region_size)
+               && offsetof(shm3d_header_sh_t, params_hash) == offsetof(shm_head_t, params_hash),
+               "the header starts as every region's does");
 
 /* The region's semaphores, in one list so init and destroy agree. */
 #define R3_NSEMS (1 + SHM3D_N_GATEWAYS)
@@ -63,44 +45,20 @@ static int r3_init(shm3d_region_sh_t *r, const char *name, char *err, size_t err
     r->hdr.sim_pid = (int32_t)getpid();
     snprintf(r->hdr.name, sizeof r->hdr.name, "%s", name);
     r3_sems(r, sems);
-    for (int i = 0; i < R3_NSEMS; i++) {
-        if (sem_init(sems[i], 1, 0) != 0) {
-            int e = errno;
-            while (--i >= 0)
-                sem_destroy(sems[i]);
-            r3_err(err, errlen, "sem_init(\"%s\") failed: %s", name, strerror(e));
-            return -1;
-        }
-    }
-    return 0;
+    return shm_sems_init(sems, R3_NSEMS, name, err, errlen);
 }
 
 int shm3d_region_create(shm3d_handle_t *h, const char *name, char *err, size_t errlen)
 {
     const size_t size = sizeof(shm3d_region_sh_t);
+    struct stat st;
+    void *p;
     memset(h, 0, sizeof *h);
-    if (r3_name_ok(name, err, errlen) < 0)
+    if (shm_map_name_ok(name, SHM3D_NAME_LEN, err, errlen) < 0)
         return -1;
     shm_unlink(name); /* a dead sim's region: ENOENT is the normal case */
-    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        r3_err(err, errlen, "shm_open(\"%s\") failed: %s", name, strerror(errno));
+    if (shm_map_create(name, size, &p, &st, err, errlen) != 0)
         return -1;
-    }
-    if (ftruncate(fd, (off_t)size) != 0) {
-        r3_err(err, errlen, "ftruncate(\"%s\") failed: %s", name, strerror(errno));
-        close(fd);
-        shm_unlink(name);
-        return -1;
-    }
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        r3_err(err, errlen, "mmap(\"%s\") failed: %s", name, strerror(errno));
-        shm_unlink(name);
-        return -1;
-    }
-    memset(p, 0, size); /* every counter, ring index and state starts at 0 */
     if (r3_init(p, name, err, errlen) < 0) {
         munmap(p, size);
         shm_unlink(name);
@@ -114,72 +72,29 @@ int shm3d_region_create(shm3d_handle_t *h, const char *name, char *err, size_t e
 }
 
 /* Mapping size first, then magic and version (fixed offsets), then the recorded size
- * and the parameter table. 0, or -1 with exactly one line in err. */
+ * and the parameter table (shm_map_verify). 0, or -1 with exactly one line in err. */
 int shm3d_region_verify(const shm3d_region_sh_t *r, size_t mapped, const char *name,
                         char *err, size_t errlen)
 {
-    if (!name)
-        name = "?";
-    if (!r || mapped < sizeof(shm3d_header_sh_t)) {
-        r3_err(err, errlen, "shm %s: region size %zu, expected %zu", name, mapped,
-               sizeof(shm3d_region_sh_t));
-        return -1;
-    }
-    if (r->hdr.magic != SHM3D_MAGIC) {
-        r3_err(err, errlen, "shm %s: bad magic 0x%08x (not a 3D region)", name,
-               (unsigned)r->hdr.magic);
-        return -1;
-    }
-    if (r->hdr.layout_version != SHM3D_LAYOUT_VERSION) {
-        r3_err(err, errlen, "shm %s: layout version %u, expected %u", name,
-               (unsigned)r->hdr.layout_version, (unsigned)SHM3D_LAYOUT_VERSION);
-        return -1;
-    }
-    if (r->hdr.region_size != sizeof(shm3d_region_sh_t) || mapped != sizeof(shm3d_region_sh_t)) {
-        r3_err(err, errlen, "shm %s: region size %llu, expected %zu", name,
-               (unsigned long long)(r->hdr.region_size != sizeof(shm3d_region_sh_t)
-                                    ? r->hdr.region_size : mapped),
-               sizeof(shm3d_region_sh_t));
-        return -1;
-    }
-    if (r->hdr.params_hash != conf3d_hash()) {
-        r3_err(err, errlen, "shm %s: parameter table differs (hash 0x%08x, expected 0x%08x)",
-               name, (unsigned)r->hdr.params_hash, (unsigned)conf3d_hash());
-        return -1;
-    }
-    return 0;
+    const shm_expect_t want = { SHM3D_MAGIC, SHM3D_LAYOUT_VERSION, conf3d_hash(),
+                                sizeof(shm3d_region_sh_t), sizeof(shm3d_header_sh_t),
+                                " (not a 3D region)" };
+    return shm_map_verify(r, mapped, name, &want, err, errlen);
 }
 
 int shm3d_region_attach(shm3d_handle_t *h, const char *name, char *err, size_t errlen)
 {
     struct stat st;
+    size_t size;
+    void *p;
     memset(h, 0, sizeof *h);
-    if (r3_name_ok(name, err, errlen) < 0)
+    if (shm_map_name_ok(name, SHM3D_NAME_LEN, err, errlen) < 0)
         return -1;
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0) {
-        r3_err(err, errlen, "shm_open(\"%s\") failed: %s", name, strerror(errno));
+    if (shm_map_attach(name, sizeof(shm3d_header_sh_t), &p, &size, &st, err, errlen) != 0)
         return -1;
-    }
-    if (fstat(fd, &st) != 0) {
-        r3_err(err, errlen, "fstat(\"%s\") failed: %s", name, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (st.st_size < (off_t)sizeof(shm3d_header_sh_t)) {
-        close(fd);
-        return shm3d_region_verify(NULL, (size_t)(st.st_size < 0 ? 0 : st.st_size), name,
-                                   err, errlen);
-    }
-    size_t size = (size_t)st.st_size;
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        r3_err(err, errlen, "mmap(\"%s\") failed: %s", name, strerror(errno));
-        return -1;
-    }
     if (shm3d_region_verify(p, size, name, err, errlen) < 0) {
-        munmap(p, size);
+        if (p)
+            munmap(p, size);
         return -1;
     }
     h->r = p;
@@ -204,8 +119,7 @@ void shm3d_region_destroy(shm3d_handle_t *h)
     if (h->owner) {
         sem_t *sems[R3_NSEMS];
         r3_sems(h->r, sems);
-        for (int i = 0; i < R3_NSEMS; i++)
-            sem_destroy(sems[i]);
+        shm_sems_destroy(sems, R3_NSEMS);
     }
     shm3d_region_detach(h);
     if (h->owner) {
@@ -232,6 +146,36 @@ int shm3d_gateway_attach(shm3d_handle_t *h, const char *name, int wait_ms, char 
         shm3d_region_detach(h);
     }
     return -1;
+}
+
+void shm3d_gateway_conf(const shm3d_region_sh_t *r, conf3d_t *c)
+{
+    for (int i = 0; i < P3_COUNT; i++) {
+        c->num[i] = r->params.num[i];
+        memcpy(c->str[i], r->params.str[i], CONF_STR_LEN);
+        c->str[i][CONF_STR_LEN - 1] = '\0';
+    }
+}
+
+int shm3d_gateway_open(int argc, char **argv, int wait_ms, shm3d_handle_t *h, conf3d_t *c,
+                       char *err, size_t errlen)
+{
+    shm_gwargs_t a;
+    if (shm_gateway_args(argc, argv, "RCSS3D_SHM", 0, &a) < 0)
+        return -2;
+    if (shm3d_gateway_attach(h, a.name, wait_ms, err, errlen) < 0)
+        return -1;
+    shm3d_gateway_conf(h->r, c);
+    return 0;
+}
+
+void shm3d_gateway_follow(shm3d_region_sh_t *r, shm3d_proc_sh_t *self, uint64_t *last,
+                          shm3d_snapshot_sh_t *snap, void (*fn)(void *ctx), void *ctx)
+{
+    shm3d_snap_follow(r, last, SHM3D_SNAP_SLOTS - 2, snap, &self->resets, fn, ctx);
+    atomic_store(&self->last_step, *last);
+    if (r->hdr.synch_mode)
+        shm_sem_post(&r->hdr.done_sem);
 }
 
 int shm3d_sim_alive(const shm3d_region_sh_t *r)

@@ -1,7 +1,6 @@
 /* shm_gateway.c -- gateway-side helpers over the region (shm_gateway.h). */
 #include <errno.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +51,34 @@ int shm_gateway_parse_instance(const char *text, uint64_t *out)
     if (*end || errno || v == 0)
         return -1;
     *out = (uint64_t)v;
+    return 0;
+}
+
+int shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_gwargs_t *a)
+{
+    a->name = getenv(env);
+    a->instance = 0;
+    a->index = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--shm") == 0 && val) {
+            a->name = val;
+        } else if ((opts & SHM_ARG_INSTANCE) && strcmp(argv[i], "--instance") == 0 && val) {
+            if (shm_gateway_parse_instance(val, &a->instance) < 0)
+                return -1;
+        } else if ((opts & SHM_ARG_INDEX) && strcmp(argv[i], "--index") == 0 && val) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v >= SHM_MAX_GATEWAYS)
+                return -1;
+            a->index = (int)v;
+        } else {
+            return -1;
+        }
+        i++;
+    }
+    if (!a->name || !a->name[0] || ((opts & SHM_ARG_INDEX) && a->index < 0))
+        return -1;
     return 0;
 }
 
@@ -164,28 +191,4 @@ void shm_waker_stop(shm_waker_t *w)
         close(w->fd);
         w->fd = -1;
     }
-}
-
-void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
-                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
-                     void (*fn)(void *ctx), void *ctx)
-{
-    uint64_t pub = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
-    if (pub <= *last)
-        return;
-    uint64_t n = *last + 1;
-    if (pub - *last > (uint64_t)max_behind) {
-        atomic_fetch_add(resets, 1);
-        n = pub;
-    }
-    for (; n <= pub; n++) {
-        if (shm_snap_read(r, n, snap) < 0) {
-            atomic_fetch_add(resets, 1);
-            if (shm_snap_read_latest(r, snap) == 0)
-                break;
-            n = snap->step;
-        }
-        fn(ctx);
-    }
-    *last = snap->step > pub ? snap->step : pub;
 }

@@ -1,7 +1,8 @@
 /* shm_gateway.h -- what every gateway process (rcss-netgw, rcss-monitorgw) does with the
  * region: wait for the sim's region to be ready, take the resolved parameters, turn the
  * cycle semaphore into an eventfd for its libevent loop (a thread, so no callback ever
- * blocks), follow the published snapshots in order, and notice a dead sim. */
+ * blocks), and notice a dead sim. (Following the snapshots in order: shm_snap_follow,
+ * shm.h.) */
 #ifndef RCSS_SHM_GATEWAY_H
 #define RCSS_SHM_GATEWAY_H
 
@@ -23,6 +24,19 @@ int  shm_gateway_attach(shm_handle_t *h, const char *name, int wait_ms, uint64_t
                         char *err, size_t errlen);
 /* "--instance" values: hexadecimal, non-zero. 0 ok, -1 malformed. */
 int  shm_gateway_parse_instance(const char *text, uint64_t *out);
+
+/* A gateway's command line: --shm NAME (default: $env), and where opts allow them
+ * --instance ID (SHM_ARG_INSTANCE; 0 if not given) and --index I (SHM_ARG_INDEX: 0 to
+ * SHM_MAX_GATEWAYS - 1, required). 0, or -1 for anything else (the caller prints its
+ * usage). */
+#define SHM_ARG_INSTANCE 1u
+#define SHM_ARG_INDEX    2u
+typedef struct shm_gwargs {
+    const char *name;
+    uint64_t    instance;
+    int         index;        /* -1 without SHM_ARG_INDEX */
+} shm_gwargs_t;
+int  shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_gwargs_t *a);
 /* The sim's resolved configuration, as a conf_t. */
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
 #define SHM_ALIVE_EVERY_NS 100000000LL /* the sim's process is looked up this often */
@@ -54,12 +68,5 @@ int  shm_waker_start_sem(shm_waker_t *w, sem_t *sem, const _Atomic uint32_t *shu
 void shm_waker_clear(shm_waker_t *w);
 /* Stop and join the thread, close fd. Safe on a waker never started. */
 void shm_waker_stop(shm_waker_t *w);
-
-/* Handle every snapshot published after *last in order, copying each into snap and
- * calling fn(ctx). More than max_behind behind (or a slot already overwritten): jump to
- * the newest and count one reset in *resets. Updates *last. */
-void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
-                     shm_snapshot_sh_t *snap, _Atomic uint64_t *resets,
-                     void (*fn)(void *ctx), void *ctx);
 
 #endif

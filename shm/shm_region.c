@@ -1,10 +1,9 @@
 /* shm_region.c -- create, attach, verify and remove the POSIX shared-memory region of
  * shm_layout.h. Only the sim creates (and finally unlinks) the region; netgw and
  * monitorgw attach to it and refuse, in one line, a region they do not understand.
+ * The mechanics (exclusive create, attach, header checks, semaphores) are shm_map.c's.
  * Never logs: every failure is one line in the caller's err buffer, naming the syscall. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,47 +14,22 @@
 #include "params.h"
 #include "shm.h"
 
-/* Format one error line into err (if the caller gave a buffer). */
-static void region_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err == NULL || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-/* Report a failed syscall on the object name: `shm_open("/x") failed: <strerror>`. */
-static void region_syserr(char *err, size_t errlen, const char *call, const char *name, int e)
-{
-    region_err(err, errlen, "%s(\"%s\") failed: %s", call, name, strerror(e));
-}
-
 void shm_default_name(int port, char *buf, size_t len)
 {
     if (buf != NULL && len > 0)
         snprintf(buf, len, "/rcssserver-%d", port);
 }
 
-/* A portable POSIX shm name is "/" followed by at least one character and no further
- * slash; it must also fit hdr.name. Names come from the configuration, so check. */
-static int region_name_ok(const char *name, char *err, size_t errlen)
+/* What attach expects of a header (shm_map_verify). */
+static shm_expect_t region_expect(void)
 {
-    size_t n;
-
-    if (name == NULL) {
-        region_err(err, errlen, "shm name missing");
-        return -1;
-    }
-    n = strlen(name);
-    if (n < 2 || n >= SHM_NAME_LEN || name[0] != '/' || strchr(name + 1, '/') != NULL) {
-        region_err(err, errlen, "shm name \"%.*s\" invalid", SHM_NAME_LEN, name);
-        return -1;
-    }
-    return 0;
+    return (shm_expect_t){ SHM_MAGIC, SHM_LAYOUT_VERSION, param_table_hash(),
+                           sizeof(shm_region_sh_t), sizeof(shm_header_sh_t), "" };
 }
+
+_Static_assert(offsetof(shm_header_sh_t, region_size) == offsetof(shm_head_t, region_size)
+               && offsetof(shm_header_sh_t, params_hash) == offsetof(shm_head_t, params_hash),
+               "the header starts as every region's does");
 
 /* Process-shared robust mutex for the client table: if a gateway dies holding it, the
  * next locker gets EOWNERDEAD instead of hanging forever (see shm_table_lock). */
@@ -120,22 +94,12 @@ static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t e
     r->hdr.instance_id = region_instance_id();
     snprintf(r->hdr.name, sizeof r->hdr.name, "%s", name);
 
-    /* pshared = 1: the semaphores live in the shared mapping and are posted by one
-     * process and waited on by another; value 0: nothing published yet */
-    for (int i = 0; i < n; i++) {
-        if (sem_init(sems[i], 1, 0) != 0) {
-            int e = errno;
-            while (--i >= 0)
-                sem_destroy(sems[i]);
-            region_syserr(err, errlen, "sem_init", name, e);
-            return -1;
-        }
-    }
+    if (shm_sems_init(sems, n, name, err, errlen) != 0)
+        return -1;
     rc = region_init_lock(&r->hdr.table_lock);
     if (rc != 0) {
-        for (int i = 0; i < n; i++)
-            sem_destroy(sems[i]);
-        region_syserr(err, errlen, "pthread_mutex_init", name, rc);
+        shm_sems_destroy(sems, n);
+        snprintf(err, errlen, "pthread_mutex_init(\"%s\") failed: %s", name, strerror(rc));
         return -1;
     }
     atomic_store_explicit(&r->hdr.table_lock_owner, 0, memory_order_relaxed);
@@ -144,68 +108,38 @@ static int region_init(shm_region_sh_t *r, const char *name, char *err, size_t e
 
 /* Create the region: an object left under this name by a dead sim of our user is
  * removed first (another user's, or a live sim's, is refused), then a fresh one is made
- * exclusively (O_EXCL), sized, mapped, zeroed and initialised. The caller holds the
- * name's instance lock. Returns 0 with h filled (owner = 1; reclaimed_pid says whether a
- * stale region was replaced), or -1 / SHM_CONFLICT with one line in err. */
+ * exclusively (shm_map_create), initialised. The caller holds the name's instance lock.
+ * Returns 0 with h filled (owner = 1; reclaimed_pid says whether a stale region was
+ * replaced), or -1 / SHM_CONFLICT with one line in err. */
 int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errlen)
 {
     const size_t size = sizeof(shm_region_sh_t);
     struct stat st;
     pid_t stale = 0;
     void *p;
-    int fd, rc;
+    int rc;
 
     memset(h, 0, sizeof *h);
-    if (region_name_ok(name, err, errlen) != 0)
+    if (shm_map_name_ok(name, SHM_NAME_LEN, err, errlen) != 0)
         return -1;
     rc = shm_region_check_existing(name, &stale, err, errlen);
     if (rc < 0)
         return rc;
     if (rc == 1 && shm_unlink(name) != 0 && errno != ENOENT) {
-        region_syserr(err, errlen, "shm_unlink", name, errno);
+        snprintf(err, errlen, "shm_unlink(\"%s\") failed: %s", name, strerror(errno));
         return SHM_CONFLICT;
     }
-    /* O_EXCL: if someone made the name again between unlink and open, fail rather than
-     * use an object we did not create. 0600: only processes of our user may attach
-     * (the umask cannot widen it; fchmod below states it again). */
-    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        int e = errno;
-        region_syserr(err, errlen, "shm_open", name, e);
-        return e == EEXIST ? SHM_CONFLICT : -1;
-    }
-    if (fchmod(fd, 0600) != 0 || fstat(fd, &st) != 0) {
-        region_syserr(err, errlen, "fchmod", name, errno);
-        close(fd);
+    int made = shm_map_create(name, size, &p, &st, err, errlen);
+    if (made != 0)
+        return made;
+    if (region_init(p, name, err, errlen) != 0) {
+        munmap(p, size);
         shm_unlink(name);
         return -1;
     }
     h->dev = st.st_dev;
     h->ino = st.st_ino;
     h->reclaimed_pid = rc == 1 ? stale : 0;
-    if (ftruncate(fd, (off_t)size) != 0) {
-        region_syserr(err, errlen, "ftruncate", name, errno);
-        close(fd);
-        shm_unlink(name);
-        return -1;
-    }
-    p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        region_syserr(err, errlen, "mmap", name, errno);
-        close(fd);
-        shm_unlink(name);
-        return -1;
-    }
-    close(fd); /* the mapping keeps the object alive */
-    /* a fresh object (O_EXCL) reads as zeros: every counter, ring index and state
-     * starts at 0. No memset: pages nobody touches (the slots of gateways that do not
-     * run, an unused monitor table) then cost no memory at all (issue 14: the region is
-     * 4.9 MB, a match touches about a fifth of it) */
-    if (region_init(p, name, err, errlen) != 0) {
-        munmap(p, size);
-        shm_unlink(name);
-        return -1;
-    }
     h->r = p;
     h->size = size;
     h->owner = 1;
@@ -213,98 +147,34 @@ int shm_region_create(shm_handle_t *h, const char *name, char *err, size_t errle
     return 0;
 }
 
-/* Check a mapped header before trusting anything else in it. The order matters: the
- * size of the mapping first (to read the header at all), then magic and version (whose
- * offsets never move), then the size the writer recorded and the parameter table.
- * Returns 0, or -1 with exactly one line in err. */
+/* Check a mapped header before trusting anything else in it (shm_map_verify: size of
+ * the mapping, magic, version, recorded size, parameter table). Returns 0, or -1 with
+ * exactly one line in err. */
 int shm_region_verify(const shm_region_sh_t *r, size_t mapped, const char *name,
                       char *err, size_t errlen)
 {
-    const shm_header_sh_t *hd;
-    uint32_t hash;
-
-    if (name == NULL)
-        name = "?";
-    if (r == NULL || mapped < sizeof(shm_header_sh_t)) {
-        region_err(err, errlen, "shm %s: region size %llu, expected %zu", name,
-                   (unsigned long long)mapped, sizeof(shm_region_sh_t));
-        return -1;
-    }
-    hd = &r->hdr;
-    if (hd->magic != SHM_MAGIC) {
-        region_err(err, errlen, "shm %s: bad magic 0x%08x", name, (unsigned)hd->magic);
-        return -1;
-    }
-    if (hd->layout_version != SHM_LAYOUT_VERSION) {
-        region_err(err, errlen, "shm %s: layout version %u, expected %u", name,
-                   (unsigned)hd->layout_version, (unsigned)SHM_LAYOUT_VERSION);
-        return -1;
-    }
-    if (hd->region_size != sizeof(shm_region_sh_t) || mapped != sizeof(shm_region_sh_t)) {
-        unsigned long long got = hd->region_size != sizeof(shm_region_sh_t)
-                                 ? (unsigned long long)hd->region_size
-                                 : (unsigned long long)mapped;
-        region_err(err, errlen, "shm %s: region size %llu, expected %zu", name, got,
-                   sizeof(shm_region_sh_t));
-        return -1;
-    }
-    hash = param_table_hash();
-    if (hd->params_hash != hash) {
-        region_err(err, errlen, "shm %s: parameter table differs (hash 0x%08x, expected 0x%08x)",
-                   name, (unsigned)hd->params_hash, (unsigned)hash);
-        return -1;
-    }
-    return 0;
+    shm_expect_t want = region_expect();
+    return shm_map_verify(r, mapped, name, &want, err, errlen);
 }
 
-/* Map an existing region read-write (gateways fill command rings and the client table)
- * and verify it. Returns 0 with h filled (owner = 0), or -1 with one line in err and
+/* Map an existing region read-write (shm_map_attach: our user's object only) and verify
+ * it. Returns 0 with h filled (owner = 0), or -1 / SHM_CONFLICT with one line in err and
  * nothing left open or mapped. */
 int shm_region_attach(shm_handle_t *h, const char *name, char *err, size_t errlen)
 {
     struct stat st;
     size_t size;
     void *p;
-    int fd;
 
     memset(h, 0, sizeof *h);
-    if (region_name_ok(name, err, errlen) != 0)
+    if (shm_map_name_ok(name, SHM_NAME_LEN, err, errlen) != 0)
         return -1;
-    /* read-write: gateways fill command rings, client entries and their proc slot */
-    fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0) {
-        region_syserr(err, errlen, "shm_open", name, errno);
-        return -1;
-    }
-    if (fstat(fd, &st) != 0) {
-        region_syserr(err, errlen, "fstat", name, errno);
-        close(fd);
-        return -1;
-    }
-    /* only a region made by our own user's sim, readable by nobody else: an object
-     * another user created under the name is not the server's */
-    int own = shm_owner_ok(fd, name, err, errlen);
-    if (own != 0) {
-        close(fd);
-        return own;
-    }
-    if (st.st_size < (off_t)sizeof(shm_header_sh_t)) {
-        close(fd);
-        return shm_region_verify(NULL, (size_t)(st.st_size < 0 ? 0 : st.st_size), name,
-                                 err, errlen);
-    }
-    /* map what is there, not what we expect: verify then compares the two sizes, so a
-     * region from a build with another layout is refused instead of half-mapped */
-    size = (size_t)st.st_size;
-    p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        region_syserr(err, errlen, "mmap", name, errno);
-        close(fd);
-        return -1;
-    }
-    close(fd);
+    int rc = shm_map_attach(name, sizeof(shm_header_sh_t), &p, &size, &st, err, errlen);
+    if (rc != 0)
+        return rc;
     if (shm_region_verify(p, size, name, err, errlen) != 0) {
-        munmap(p, size);
+        if (p)
+            munmap(p, size);
         return -1;
     }
     h->r = p;
@@ -338,8 +208,7 @@ void shm_region_destroy(shm_handle_t *h)
         return;
     if (h->owner) {
         n = region_sems(h->r, sems);
-        for (int i = 0; i < n; i++)
-            sem_destroy(sems[i]);
+        shm_sems_destroy(sems, n);
         pthread_mutex_destroy(&h->r->hdr.table_lock);
     }
     shm_region_detach(h);

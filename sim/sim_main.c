@@ -11,27 +11,10 @@
 #include "sim.h"
 #include "log.h"
 #include "playmode.h"
+#include "proc.h"
 
 _Static_assert(PARAM_COUNT <= SHM_MAX_PARAMS, "parameter table larger than the region's");
 _Static_assert(CONF_STR_LEN == SHM_PARAM_STR_LEN, "string parameter sizes differ");
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    sim_stop_flag = 1;
-}
-
-static void sim_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
 
 /* 0 to run, 1 when help was printed (exit 0), -1 on a configuration error (exit 1).
  * The buffer holds a whole module::help listing (every parameter, one line each). */
@@ -293,7 +276,7 @@ int main(int argc, char **argv)
         return rc;
     sim.start_time = time(NULL);
     sim_banner(&sim);
-    sim_signals();
+    proc_stop_signals(&sim_stop_flag);
     if ((rc = sim_region(&sim)) != 0)
         return rc;
     sim_runner_region(&sim);

@@ -8,13 +8,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <time.h>
 #include "sim.h"
 #include "log.h"
 #include "logpath.h"
+#include "proc.h"
 #include "shm_gateway.h"
 
 #define NETGW_BIN "rcss-netgw"
@@ -25,32 +25,6 @@
 static const char *gw_bin(const sim_gw_t *g)
 {
     return g->index >= 0 ? NETGW_BIN : g->index == REC_INDEX ? REC_BIN : MGW_BIN;
-}
-
-static int self_dir(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return -1;
-    if (slash == buf)
-        slash[1] = '\0';
-    else
-        *slash = '\0';
-    return 0;
-}
-
-static int check_bin(const sim_proc_t *p, const char *name, char *err, size_t errlen)
-{
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", p->dir, name);
-    if (access(path, X_OK) == 0)
-        return 0;
-    snprintf(err, errlen, "cannot find %s in %s", name, p->dir);
-    return -1;
 }
 
 /* The log directories exist and can be written (created with their parents if needed),
@@ -99,56 +73,29 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
         return -1;
     if (!p->spawn)
         return 0;
-    const char *d = conf_str(c, SP_gateway_dir);
-    if (d[0] != '\0') {
-        snprintf(p->dir, sizeof p->dir, "%s", d);
-    } else if (self_dir(p->dir, sizeof p->dir) < 0) {
-        snprintf(err, errlen, "readlink(\"/proc/self/exe\") failed: %s", strerror(errno));
-        return -1;
-    }
-    if (check_bin(p, NETGW_BIN, err, errlen) < 0 || check_bin(p, MGW_BIN, err, errlen) < 0
-        || (logs && check_bin(p, REC_BIN, err, errlen) < 0))
-        return -1;
-    return 0;
+    static const char *const bins[3] = { NETGW_BIN, MGW_BIN, REC_BIN };
+    return proc_find_bins(conf_str(c, SP_gateway_dir), bins, logs ? 3 : 2, p->dir,
+                          sizeof p->dir, err, errlen);
 }
 
-/* child side: never returns */
-static void exec_gateway(const sim_proc_t *p, const sim_gw_t *g, pid_t parent)
+/* fork+exec of a child (proc_spawn: its own process group, SIGTERM when the sim dies) */
+static int spawn(sim_proc_t *p, sim_gw_t *g)
 {
-    char path[PATH_MAX + 32], idx[16];
-    snprintf(path, sizeof path, "%s/%s", p->dir, gw_bin(g));
+    char idx[16];
     snprintf(idx, sizeof idx, "%d", g->index);
-    setpgid(0, 0);                       /* terminal signals go to the sim, which stops us */
-    prctl(PR_SET_PDEATHSIG, SIGTERM);    /* a killed sim takes its gateways along */
-    if (getppid() != parent)
-        _exit(1);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     /* --instance: the child takes only this sim's region, never a newer one of the name */
-    char *argv[10] = { (char *)gw_bin(g), "--shm", (char *)p->shm_name, "--instance",
-                       (char *)p->instance, NULL };
+    char *argv[8] = { (char *)gw_bin(g), "--shm", p->shm_name, "--instance", p->instance,
+                      NULL };
     if (g->index >= 0) {
         argv[5] = "--index";
         argv[6] = idx;
         argv[7] = NULL;
     }
-    execv(path, argv);
-    _exit(127);
-}
-
-static int spawn(sim_proc_t *p, sim_gw_t *g)
-{
-    pid_t parent = getpid();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = proc_spawn(p->dir, argv);
     if (pid < 0) {
         log_err("fork() failed: %s", strerror(errno));
         return -1;
     }
-    if (pid == 0)
-        exec_gateway(p, g, parent);
     g->last_spawn_ns = shm_now_ns();
     g->pending = 0;
     atomic_store(&g->slot->pid, (int32_t)pid);
@@ -182,14 +129,6 @@ static sim_gw_t *find_pid(sim_proc_t *p, pid_t pid)
     return NULL;
 }
 
-static void describe_exit(int st, char *buf, size_t len)
-{
-    if (WIFSIGNALED(st))
-        snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
-    else
-        snprintf(buf, len, "exit status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-}
-
 static const char *gw_name(const sim_gw_t *g, char *buf, size_t len)
 {
     if (g->index >= 0)
@@ -206,7 +145,7 @@ static const char *gw_name(const sim_gw_t *g, char *buf, size_t len)
 static void reaped(sim_proc_t *p, sim_gw_t *g, pid_t pid, int st)
 {
     char why[48], name[48];
-    describe_exit(st, why, sizeof why);
+    proc_exit_text(st, why, sizeof why);
     gw_name(g, name, sizeof name);
     atomic_store(&g->slot->state, PROC_ST_EXITED);
     atomic_store(&g->slot->pid, 0);
@@ -299,43 +238,17 @@ void sim_proc_reap(sim_proc_t *p)
     }
 }
 
-static int any_alive(sim_proc_t *p)
-{
-    int st, alive = 0;
-    pid_t pid;
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-        sim_gw_t *g = find_pid(p, pid);
-        if (g) {
-            atomic_store(&g->slot->pid, 0);
-            atomic_store(&g->slot->state, PROC_ST_EXITED);
-        }
-    }
-    for (int i = 0; i < p->n; i++)
-        alive |= atomic_load(&p->gw[i].slot->pid) > 0;
-    return alive;
-}
-
-static void signal_all(sim_proc_t *p, int sig)
-{
-    for (int i = 0; i < p->n; i++) {
-        pid_t pid = atomic_load(&p->gw[i].slot->pid);
-        if (pid > 0)
-            kill(pid, sig);
-    }
-}
-
+/* the team commands are stopped before (sim_proc_kill_teams) */
 void sim_proc_stop(sim_proc_t *p)
 {
+    proc_slot_t slots[SHM_MAX_GATEWAYS + 2];
     if (!p->spawn)
         return;
-    signal_all(p, SIGTERM);
-    for (int ms = 0; ms < SIM_STOP_WAIT_MS && any_alive(p); ms += 10)
-        usleep(10000);
-    if (any_alive(p)) {
+    for (int i = 0; i < p->n; i++)
+        slots[i] = (proc_slot_t){ &p->gw[i].slot->pid, &p->gw[i].slot->state };
+    if (proc_term_all(slots, p->n, PROC_ST_EXITED, SIM_STOP_WAIT_MS)) {
         log_warn("gateways still running after %d ms: SIGKILL", SIM_STOP_WAIT_MS);
-        signal_all(p, SIGKILL);
-        for (int ms = 0; ms < 1000 && any_alive(p); ms += 10)
-            usleep(10000);
+        proc_kill_all(slots, p->n, PROC_ST_EXITED);
     }
 }
 
@@ -343,18 +256,13 @@ void sim_proc_stop(sim_proc_t *p)
 void sim_proc_start_team(sim_proc_t *p, int k, const char *cmd)
 {
     printf("Starting \"/bin/sh -c %s\"\n", cmd);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = proc_fork();
     if (pid < 0) {
         log_err("fork() failed: %s", strerror(errno));
         return;
     }
     if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        signal(SIGPIPE, SIG_DFL);
+        proc_child_defaults();
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         fprintf(stderr, "cannot execute \"/bin/sh -c %s\": %s\n", cmd, strerror(errno));
         _exit(127);

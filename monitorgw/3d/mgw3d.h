@@ -16,7 +16,7 @@
 #include "conf3d.h"
 #include "shm.h"
 #include "shm3d.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 #define MGW3D_MAX_PEERS   256
 #define MGW3D_MSG_MAX     65536        /* longest monitor command message */
@@ -75,7 +75,6 @@ void mgw3d_replay_free(mgw3d_replay_t *r);
 struct event_base;
 struct event;
 struct bufferevent;
-struct evconnlistener;
 
 typedef struct mgw3d_peer {
     struct mgw3d       *g;
@@ -99,9 +98,7 @@ typedef struct mgw3d {
     shm3d_proc_sh_t        *self;
     conf3d_t                conf;
     struct event_base      *base;
-    struct evconnlistener  *listener;
-    struct event           *wake_ev, *beat_ev, *sig_ev[2];
-    shm_waker_t             waker;
+    shm_gwloop_t            loop;            /* cycle_sem posts, heartbeat, signals */
     uint64_t                last_step, ev_cursor;
     uint64_t                info_step;       /* snapshot of the last Info sent */
     shm3d_snapshot_sh_t     snap;

@@ -14,7 +14,7 @@
 #include "conf3d.h"
 #include "shm.h"
 #include "shm3d.h"
-#include "shm_gateway.h"
+#include "shm_gwloop.h"
 
 #define AGW3D_MSG_MAX      65536       /* longest agent message */
 #define AGW3D_OUT_MAX      (4u << 20)  /* output queued for one agent before percepts drop */
@@ -56,7 +56,6 @@ int agw3d_list_parse(const char *text, agw3d_cmdline_t *out, int max, char *err,
 struct event_base;
 struct event;
 struct bufferevent;
-struct evconnlistener;
 
 typedef struct agw3d_conn {
     struct agw3d       *g;
@@ -77,9 +76,7 @@ typedef struct agw3d {
     shm3d_proc_sh_t        *self;
     conf3d_t                conf;
     struct event_base      *base;
-    struct evconnlistener  *listener;
-    struct event           *wake_ev, *beat_ev, *sig_ev[3];
-    shm_waker_t             waker;
+    shm_gwloop_t            loop;            /* cycle_sem posts, heartbeat, signals */
     uint64_t                last_step;
     uint64_t                ev_cursor;
     shm3d_snapshot_sh_t     snap;

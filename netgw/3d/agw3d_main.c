@@ -16,38 +16,20 @@
 #include <event2/listener.h>
 #include "agw3d.h"
 #include "log.h"
-#include "net_tcp.h"
 
 #define AGW3D_BEAT_MS   100
 #define AGW3D_ATTACH_MS 5000
-
-static int parse_args(int argc, char **argv, const char **name)
-{
-    *name = getenv("RCSS3D_SHM");
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shm") == 0 && i + 1 < argc)
-            *name = argv[++i];
-        else
-            return -1;
-    }
-    return *name && (*name)[0] ? 0 : -1;
-}
 
 /* ---- per snapshot ------------------------------------------------------------------ */
 static void forward_events(agw3d_t *g)
 {
     shm3d_event_sh_t ev;
-    while (g->ev_cursor < g->snap.event_head) {
-        int rc = shm3d_event_read(g->r, g->ev_cursor, &ev);
-        if (rc > 0)
-            break;
+    int rc;
+    while ((rc = shm3d_event_next(g->r, &g->ev_cursor, g->snap.event_head, &ev)) <= 0) {
         if (rc < 0) {
-            uint64_t head = shm3d_event_head(g->r);
-            g->ev_cursor = head > SHM3D_EVENT_SLOTS / 2 ? head - SHM3D_EVENT_SLOTS / 2 : 0;
             atomic_fetch_add(&g->self->resets, 1);
             continue;
         }
-        g->ev_cursor++;
         if (ev.kind != SHM3D_EV_AGENT_ERROR)
             continue;
         agw3d_conn_t *c = agw3d_conn_by_slot(g, ev.slot, ev.generation);
@@ -64,44 +46,22 @@ static void snapshot_cb(void *ctx)
     agw3d_conn_snapshot(g);
 }
 
-static void on_wake(evutil_socket_t fd, short what, void *arg)
+static void on_wake(void *arg)
 {
     agw3d_t *g = arg;
-    (void)fd;
-    (void)what;
-    shm_waker_clear(&g->waker);
-    if (atomic_load(&g->r->hdr.shutdown)) {
-        event_base_loopbreak(g->base);
-        return;
-    }
-    shm3d_snap_follow(g->r, &g->last_step, SHM3D_SNAP_SLOTS - 2, &g->snap, &g->self->resets,
-                      snapshot_cb, g);
-    atomic_store(&g->self->last_step, g->last_step);
-    if (g->r->hdr.synch_mode)
-        shm_sem_post(&g->r->hdr.done_sem); /* the sim may be waiting for us to catch up */
+    shm3d_gateway_follow(g->r, g->self, &g->last_step, &g->snap, snapshot_cb, g);
 }
 
-static void on_beat(evutil_socket_t fd, short what, void *arg)
+static int on_beat(void *arg)
 {
     agw3d_t *g = arg;
-    (void)fd;
-    (void)what;
-    atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     agw3d_spawn_reap(g);
-    if (!shm3d_sim_alive(g->r)) {
-        log_info("the sim is gone; leaving");
-        event_base_loopbreak(g->base);
-    }
+    return shm3d_sim_alive(g->r);
 }
 
-static void on_signal(evutil_socket_t sig, short what, void *arg)
+static void on_child(void *arg)
 {
-    agw3d_t *g = arg;
-    (void)what;
-    if (sig == SIGCHLD)
-        agw3d_spawn_reap(g);
-    else
-        event_base_loopbreak(g->base);
+    agw3d_spawn_reap(arg);
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -117,43 +77,22 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 }
 
 /* ---- setup and teardown ----------------------------------------------------------- */
-static void take_conf(agw3d_t *g)
-{
-    for (int i = 0; i < P3_COUNT; i++) {
-        g->conf.num[i] = g->r->params.num[i];
-        memcpy(g->conf.str[i], g->r->params.str[i], CONF_STR_LEN);
-        g->conf.str[i][CONF_STR_LEN - 1] = '\0';
-    }
-}
-
 static int start(agw3d_t *g)
 {
     char err[256];
     int port = conf3d_int(&g->conf, P3_agent_port);
-    int fd = net_tcp_listen(conf3d_str(&g->conf, P3_bind_address), port, 64, err, sizeof err);
-    if (fd < 0) {
-        log_err("%s", err);
+    if (shm_gwloop_listen(&g->loop, g->base, conf3d_str(&g->conf, P3_bind_address), port,
+                          on_accept, g, err, sizeof err) < 0) {
+        if (err[0])
+            log_err("%s", err);
         return -1;
     }
-    g->listener = evconnlistener_new(g->base, on_accept, g,
-                                     LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
-    if (!g->listener) {
-        close(fd);
-        return -1;
-    }
-    if (shm_waker_start_sem(&g->waker, &g->self->cycle_sem, &g->r->hdr.shutdown) < 0)
-        return -1;
-    g->wake_ev = event_new(g->base, g->waker.fd, EV_READ | EV_PERSIST, on_wake, g);
-    g->beat_ev = event_new(g->base, -1, EV_PERSIST, on_beat, g);
-    const int sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
-    for (int i = 0; i < 3; i++) {
-        g->sig_ev[i] = evsignal_new(g->base, sigs[i], on_signal, g);
-        if (!g->sig_ev[i] || event_add(g->sig_ev[i], NULL) < 0)
-            return -1;
-    }
-    struct timeval beat = { 0, AGW3D_BEAT_MS * 1000 };
-    if (!g->wake_ev || !g->beat_ev || event_add(g->wake_ev, NULL) < 0
-        || event_add(g->beat_ev, &beat) < 0)
+    g->loop.on_wake = on_wake;
+    g->loop.on_beat = on_beat;
+    g->loop.on_child = on_child;
+    g->loop.arg = g;
+    if (shm_gwloop_start_sem(&g->loop, g->base, &g->self->cycle_sem, &g->r->hdr.shutdown,
+                             &g->self->heartbeat_ns, AGW3D_BEAT_MS) < 0)
         return -1;
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     log_info("agents on TCP port %d", port);
@@ -165,17 +104,7 @@ static void teardown(agw3d_t *g)
     for (int i = 0; i < SHM3D_MAX_AGENTS; i++)
         agw3d_conn_close(g, &g->conn[i]);
     agw3d_spawn_stop(g);
-    shm_waker_stop(&g->waker);
-    if (g->listener)
-        evconnlistener_free(g->listener);
-    if (g->wake_ev)
-        event_free(g->wake_ev);
-    if (g->beat_ev)
-        event_free(g->beat_ev);
-    for (int i = 0; i < 3; i++) {
-        if (g->sig_ev[i])
-            event_free(g->sig_ev[i]);
-    }
+    shm_gwloop_stop(&g->loop);
     if (g->base)
         event_base_free(g->base);
     shm3d_region_detach(&g->shm);
@@ -185,31 +114,30 @@ int main(int argc, char **argv)
 {
     static agw3d_t gw; /* large: not on the stack */
     agw3d_t *g = &gw;
-    const char *name;
     char err[256];
     log_init("rcss3d-agentgw", LOG_INFO);
     signal(SIGPIPE, SIG_IGN);
-    if (parse_args(argc, argv, &name) < 0) {
+    int rc = shm3d_gateway_open(argc, argv, AGW3D_ATTACH_MS, &g->shm, &g->conf, err, sizeof err);
+    if (rc == -2)
         fprintf(stderr, "usage: rcss3d-agentgw --shm NAME   (NAME also from $RCSS3D_SHM)\n");
-        return 1;
-    }
-    if (shm3d_gateway_attach(&g->shm, name, AGW3D_ATTACH_MS, err, sizeof err) < 0) {
+    else if (rc < 0)
         log_err("%s", err);
+    if (rc < 0)
         return 1;
-    }
     g->r = g->shm.r;
     g->self = &g->r->proc[SHM3D_GW_AGENT];
-    take_conf(g);
     if (conf3d_bool(&g->conf, P3_verbose))
         log_level = LOG_DEBUG;
     g->base = event_base_new();
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm3d_event_head(g->r);
-    int rc = 1;
+    rc = 1;
     if (g->base && start(g) == 0) {
         agw3d_conn_takeover(g);
         agw3d_spawn_list(g);
         event_base_dispatch(g->base);
+        if (g->loop.sim_gone)
+            log_info("the sim is gone; leaving");
         rc = 0;
     }
     teardown(g);

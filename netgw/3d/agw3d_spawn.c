@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "agw3d.h"
 #include "log.h"
+#include "proc.h"
 
 #define AGW3D_FD          3
 #define AGW3D_STOP_WAIT_MS 2000
@@ -118,10 +119,7 @@ static void exec_agent(agw3d_cmdline_t *cl, const char *dir, int fd, pid_t paren
         fcntl(fd, F_SETFD, 0); /* keep it across exec */
     }
     setenv("RCSS3D_AGENT_FD", "3", 1);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(SIGPIPE, SIG_DFL);
+    proc_child_defaults();
     for (int i = 0; i < cl->argc; i++)
         argv[i] = cl->argv[i];
     argv[cl->argc] = NULL;
@@ -144,9 +142,7 @@ static pid_t spawn_one(agw3d_t *g, agw3d_cmdline_t *cl, const char *dir)
         return -1;
     }
     pid_t parent = getpid();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = proc_fork();
     if (pid < 0) {
         log_err("fork() failed: %s", strerror(errno));
         close(sv[0]);
@@ -211,6 +207,7 @@ int agw3d_spawn_list(agw3d_t *g)
 
 void agw3d_spawn_reap(agw3d_t *g)
 {
+    char why[48];
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
@@ -218,10 +215,7 @@ void agw3d_spawn_reap(agw3d_t *g)
             if (g->child[i] != pid)
                 continue;
             g->child[i] = 0;
-            if (WIFSIGNALED(st))
-                log_info("agent pid %d: killed by signal %d", (int)pid, WTERMSIG(st));
-            else
-                log_info("agent pid %d: exit status %d", (int)pid, WEXITSTATUS(st));
+            log_info("agent pid %d: %s", (int)pid, proc_exit_text(st, why, sizeof why));
         }
     }
 }

@@ -11,29 +11,12 @@
 #include <unistd.h>
 #include "log.h"
 #include "playmode3d.h"
+#include "proc.h"
 #include "s3d.h"
 #include "shm.h"
 
 _Static_assert(P3_COUNT <= SHM3D_MAX_PARAMS, "parameter table larger than the region's");
 _Static_assert(CONF_STR_LEN == SHM3D_PARAM_STR_LEN, "string parameter sizes differ");
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    s3d_stop_flag = 1;
-}
-
-static void s3d_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
 
 static int s3d_conf(s3d_t *s, int argc, char **argv)
 {
@@ -206,7 +189,7 @@ int main(int argc, char **argv)
     if (s3d_conf(&s3d, argc, argv) < 0)
         return 1;
     s3d_banner(&s3d);
-    s3d_signals();
+    proc_stop_signals(&s3d_stop_flag);
     if (s3d_log_prepare(&s3d) < 0)
         return 1;
     if (s3d_region(&s3d) < 0)

@@ -3,33 +3,16 @@
  * and restarting a dead one (at most 5 times a second), and stopping them by pid at
  * exit. Nothing is spawned with server::spawn_gateways=false. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "log.h"
+#include "proc.h"
 #include "s3d.h"
 #include "shm.h"
 
 static const char *const s3d_bins[SHM3D_N_GATEWAYS] = { "rcss3d-agentgw", "rcss3d-monitorgw" };
-
-static int self_dir(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return -1;
-    if (slash == buf)
-        slash[1] = '\0';
-    else
-        *slash = '\0';
-    return 0;
-}
 
 int s3d_proc_init(s3d_proc_t *p, shm3d_region_sh_t *r, const conf3d_t *c, const char *shm_name,
                   char *err, size_t errlen)
@@ -43,53 +26,19 @@ int s3d_proc_init(s3d_proc_t *p, shm3d_region_sh_t *r, const conf3d_t *c, const 
     }
     if (!p->spawn)
         return 0;
-    const char *d = conf3d_str(c, P3_gateway_dir);
-    if (d[0])
-        snprintf(p->dir, sizeof p->dir, "%s", d);
-    else if (self_dir(p->dir, sizeof p->dir) < 0) {
-        snprintf(err, errlen, "readlink(\"/proc/self/exe\") failed: %s", strerror(errno));
-        return -1;
-    }
-    for (int i = 0; i < SHM3D_N_GATEWAYS; i++) {
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/%s", p->dir, s3d_bins[i]);
-        if (access(path, X_OK) != 0) {
-            snprintf(err, errlen, "cannot find %s in %s", s3d_bins[i], p->dir);
-            return -1;
-        }
-    }
-    return 0;
+    return proc_find_bins(conf3d_str(c, P3_gateway_dir), s3d_bins, SHM3D_N_GATEWAYS, p->dir,
+                          sizeof p->dir, err, errlen);
 }
 
-/* child side: never returns */
-static void exec_child(const s3d_proc_t *p, const s3d_child_t *ch, pid_t parent)
-{
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", p->dir, ch->bin);
-    setpgid(0, 0);                       /* terminal signals go to the sim, which stops us */
-    prctl(PR_SET_PDEATHSIG, SIGTERM);    /* a killed sim takes its gateways along */
-    if (getppid() != parent)
-        _exit(1);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    char *argv[4] = { (char *)ch->bin, "--shm", (char *)p->shm_name, NULL };
-    execv(path, argv);
-    _exit(127);
-}
-
+/* fork+exec of a child (proc_spawn: its own process group, SIGTERM when the sim dies) */
 static int spawn(s3d_proc_t *p, s3d_child_t *ch)
 {
-    pid_t parent = getpid();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
+    char *argv[4] = { (char *)ch->bin, "--shm", p->shm_name, NULL };
+    pid_t pid = proc_spawn(p->dir, argv);
     if (pid < 0) {
         log_err("fork() failed: %s", strerror(errno));
         return -1;
     }
-    if (pid == 0)
-        exec_child(p, ch, parent);
     ch->last_spawn_ns = shm_now_ns();
     ch->pending = 0;
     atomic_store(&ch->slot->pid, (int32_t)pid);
@@ -120,6 +69,7 @@ static s3d_child_t *find_pid(s3d_proc_t *p, pid_t pid)
 
 void s3d_proc_reap(s3d_proc_t *p)
 {
+    char why[48];
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
@@ -129,11 +79,7 @@ void s3d_proc_reap(s3d_proc_t *p)
         atomic_store(&ch->slot->state, SHM3D_PROC_EXITED);
         atomic_store(&ch->slot->pid, 0);
         ch->pending = 1;
-        if (WIFSIGNALED(st))
-            log_warn("%s (pid %d) died: killed by signal %d", ch->bin, (int)pid, WTERMSIG(st));
-        else
-            log_warn("%s (pid %d) died: exit status %d", ch->bin, (int)pid,
-                     WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        log_warn("%s (pid %d) died: %s", ch->bin, (int)pid, proc_exit_text(st, why, sizeof why));
     }
     if (!p->spawn || s3d_stop_flag)
         return;
@@ -150,42 +96,15 @@ void s3d_proc_reap(s3d_proc_t *p)
     }
 }
 
-static int any_alive(s3d_proc_t *p)
-{
-    int st, alive = 0;
-    pid_t pid;
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-        s3d_child_t *ch = find_pid(p, pid);
-        if (ch) {
-            atomic_store(&ch->slot->pid, 0);
-            atomic_store(&ch->slot->state, SHM3D_PROC_EXITED);
-        }
-    }
-    for (int i = 0; i < SHM3D_N_GATEWAYS; i++)
-        alive |= atomic_load(&p->ch[i].slot->pid) > 0;
-    return alive;
-}
-
-static void signal_all(s3d_proc_t *p, int sig)
-{
-    for (int i = 0; i < SHM3D_N_GATEWAYS; i++) {
-        pid_t pid = atomic_load(&p->ch[i].slot->pid);
-        if (pid > 0)
-            kill(pid, sig);
-    }
-}
-
 void s3d_proc_stop(s3d_proc_t *p)
 {
+    proc_slot_t slots[SHM3D_N_GATEWAYS];
     if (!p->spawn)
         return;
-    signal_all(p, SIGTERM);
-    for (int ms = 0; ms < S3D_STOP_WAIT_MS && any_alive(p); ms += 10)
-        usleep(10000);
-    if (any_alive(p)) {
+    for (int i = 0; i < SHM3D_N_GATEWAYS; i++)
+        slots[i] = (proc_slot_t){ &p->ch[i].slot->pid, &p->ch[i].slot->state };
+    if (proc_term_all(slots, SHM3D_N_GATEWAYS, SHM3D_PROC_EXITED, S3D_STOP_WAIT_MS)) {
         log_warn("gateways still running after %d ms: SIGKILL", S3D_STOP_WAIT_MS);
-        signal_all(p, SIGKILL);
-        for (int ms = 0; ms < 1000 && any_alive(p); ms += 10)
-            usleep(10000);
+        proc_kill_all(slots, SHM3D_N_GATEWAYS, SHM3D_PROC_EXITED);
     }
 }

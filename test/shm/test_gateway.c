@@ -213,3 +213,38 @@ Test(gateway, zombie_sim_is_gone)
     cr_expect_not(alive, "a zombie counts as gone");
     waitpid(pid, NULL, 0);
 }
+
+/* the command line of every gateway program (shm_gateway_args) */
+static int args(unsigned opts, shm_gwargs_t *a, const char *line)
+{
+    static char copy[256];
+    char *argv[16] = { "gw" };
+    int argc = 1;
+    snprintf(copy, sizeof copy, "%s", line);
+    for (char *t = strtok(copy, " "); t && argc < 15; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    return shm_gateway_args(argc, argv, "RCSS_TEST_GW_SHM", opts, a);
+}
+
+Test(gateway, args_by_program)
+{
+    shm_gwargs_t a;
+    unsetenv("RCSS_TEST_GW_SHM");
+    cr_expect_eq(args(SHM_ARG_INSTANCE | SHM_ARG_INDEX, &a, "--shm /a --index 3 --instance ff"), 0);
+    cr_expect_str_eq(a.name, "/a");
+    cr_expect_eq(a.index, 3);
+    cr_expect_eq(a.instance, 0xffu);
+    cr_expect_eq(args(SHM_ARG_INSTANCE | SHM_ARG_INDEX, &a, "--shm /a"), -1, "index required");
+    cr_expect_eq(args(SHM_ARG_INDEX, &a, "--shm /a --index 16"), -1, "index out of range");
+    cr_expect_eq(args(SHM_ARG_INSTANCE, &a, "--shm /a --instance 0"), -1, "instance 0");
+    cr_expect_eq(args(SHM_ARG_INSTANCE, &a, "--shm /a --instance"), -1, "no value");
+    cr_expect_eq(args(SHM_ARG_INSTANCE, &a, "--shm /a --index 1"), -1, "not this program's");
+    cr_expect_eq(args(0, &a, "--shm /a --instance 1"), -1, "not this program's");
+    cr_expect_eq(args(0, &a, ""), -1, "no name");
+    setenv("RCSS_TEST_GW_SHM", "/env", 1);
+    cr_expect_eq(args(0, &a, ""), 0);
+    cr_expect_str_eq(a.name, "/env");
+    cr_expect_eq(a.index, -1);
+    cr_expect_eq(a.instance, 0u);
+    unsetenv("RCSS_TEST_GW_SHM");
+}

@@ -59,7 +59,7 @@ int shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_
     a->name = getenv(env);
     a->instance = 0;
     a->index = -1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--shm") == 0 && val) {
             a->name = val;
@@ -75,7 +75,6 @@ int shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm_
         } else {
             return -1;
         }
-        i++;
     }
     if (!a->name || !a->name[0] || ((opts & SHM_ARG_INDEX) && a->index < 0))
         return -1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "conf.h"
 #include "playmode.h"
 
@@ -398,6 +399,9 @@ void conf_write_help(const conf_t *c, const char *module, char *buf, size_t len)
 
 static int parse_text(const pctx_t *p, const char *text);
 
+/* The whole file, NUL-terminated. The buffer starts at the file's size (plus one byte to
+ * see the end), not at the limit: a 4 MB buffer per include cost its page faults (and
+ * under ASan its shadow) for every small file. */
 static char *read_whole_file(const char *path, int *missing, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "rb");
@@ -407,15 +411,35 @@ static char *read_whole_file(const char *path, int *missing, char *why, size_t w
         snprintf(why, whylen, "%s", strerror(errno));
         return NULL;
     }
-    char *buf = malloc(CONF_MAX_FILE + 1);
+    struct stat st;
+    size_t cap = 4096, n = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0
+        && (unsigned long long)st.st_size <= CONF_MAX_FILE)
+        cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap + 1);
+    int bad = 0;
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || ferror(f) || n > CONF_MAX_FILE) {
+            bad = ferror(f) || n > CONF_MAX_FILE;
+            break;
+        }
+        /* more than the file's size said (it grew, or not a regular file): grow */
+        size_t more = cap * 2 < CONF_MAX_FILE + 1 ? cap * 2 : CONF_MAX_FILE + 1;
+        char *b = realloc(buf, more + 1);
+        if (!b) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = b;
+        cap = more;
+    }
+    fclose(f);
     if (!buf) {
-        fclose(f);
         snprintf(why, whylen, "out of memory");
         return NULL;
     }
-    size_t n = fread(buf, 1, CONF_MAX_FILE, f);
-    int bad = ferror(f) || (n == CONF_MAX_FILE && fgetc(f) != EOF);
-    fclose(f);
     if (bad) {
         free(buf);
         snprintf(why, whylen, "read error or file too large");

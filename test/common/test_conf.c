@@ -321,6 +321,55 @@ Test(conf, include_relative_and_loop)
     free(c);
 }
 
+/* a file is read whole whatever its size up to the limit (conf.c reads at most 4 MB,
+ * 4 << 20 bytes, from one file), sized from the file, not from the limit, and grown when
+ * the file is not a regular one (a pipe has no size) */
+Test(conf, file_sizes)
+{
+    const size_t limit = 4u << 20;
+    char dir[128], path[256], err[CONF_ERR_LEN];
+    tmpdir(dir, sizeof dir);
+    conf_t *c = fresh();
+    /* exactly the limit: a comment, then the setting in the last bytes */
+    const char *tail = "\nserver::port = 7124\n";
+    char *big = malloc(limit + 2);
+    cr_assert_not_null(big);
+    memset(big, 'x', limit + 1);
+    big[0] = '#';
+    memcpy(big + limit - strlen(tail), tail, strlen(tail));
+    big[limit] = '\0';
+    snprintf(path, sizeof path, "%s/limit.conf", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(big, 1, limit, f), limit);
+    fclose(f);
+    cr_assert_eq(conf_parse_file(c, path, 0, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(conf_int(c, SP_port), 7124);
+    /* one byte more: refused, with the reason */
+    f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputc('\n', f);
+    fclose(f);
+    cr_assert_eq(conf_parse_file(c, path, 0, err, sizeof err), -1);
+    cr_assert(strstr(err, "too large"), "%s", err);
+    /* a pipe of 10 000 bytes (more than the first 4 KB the reader takes without a size) */
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    memset(big, ' ', 10000);
+    big[0] = '#';
+    big[9979] = '\n';
+    memcpy(big + 9980, "server::port = 7125\n", 20);
+    cr_assert_eq(write(fd[1], big, 10000), 10000);
+    close(fd[1]);
+    snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+    cr_assert_eq(conf_parse_file(c, path, 0, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(conf_int(c, SP_port), 7125);
+    close(fd[0]);
+    free(big);
+    free(c);
+    rm_tree(dir);
+}
+
 Test(conf, parse_file_missing)
 {
     conf_t *c = fresh();

@@ -16,8 +16,11 @@
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-3)
 
-static const char *const sure[] = { "server::foul_detect_probability=1", NULL };
-static const char *const red[] = { "server::foul_detect_probability=1",
+/* a fixed seed: the tackles below succeed with probability 1 - (1.1 / 2)^foul_exponent,
+ * drawn from the action stream; the same seed and commands give the same draws */
+static const char *const sure[] = { "server::foul_detect_probability=1",
+                                    "server::random_seed=7", NULL };
+static const char *const red[] = { "server::foul_detect_probability=1", "server::random_seed=7",
                                    "server::red_card_probability=1", NULL };
 
 /* the card flag a see_global shows for a player (v14+: last token 'y' or 'r'), 0 none */

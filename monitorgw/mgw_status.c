@@ -19,31 +19,19 @@
 #include "log.h"
 #include "mgw.h"
 #include "playmode.h"
+#include "sse_stream.h"
 
 #define MGW_ST_BACKLOG   256      /* runner events kept for Last-Event-ID */
 #define MGW_ST_POLL_MS   10       /* the event ring is read this often */
-
-typedef struct st_event {          /* one SSE event, "id: N\ndata: {...}\n\n" */
-    uint64_t id;
-    char    *text;
-    size_t   len;
-} st_event_t;
-
-typedef struct st_viewer {
-    struct evhttp_request *req;
-    struct mgw_status     *st;
-    struct st_viewer      *prev, *next;
-} st_viewer_t;
 
 typedef struct mgw_status {
     mgw_t        *g;
     struct event *poll_ev;
     uint64_t      cursor;          /* next event sequence to read */
     shm_text_t    part;            /* an event text in parts */
-    st_event_t    backlog[MGW_ST_BACKLOG];
-    uint64_t      nevents;         /* runner events seen (backlog[n % BACKLOG]) */
-    st_viewer_t  *viewers;
-    int           nviewers;
+    sse_ev_t     *backlog[MGW_ST_BACKLOG]; /* "id: N\ndata: {...}\n\n" */
+    uint64_t      nevents;         /* runner events seen (backlog[(n - 1) % BACKLOG]) */
+    sse_stream_t  viewers;         /* no limit: the events are few and each matters */
 } mgw_status_t;
 
 /* ---- the port -------------------------------------------------------------------------- */
@@ -59,61 +47,12 @@ void mgw_status_bound(mgw_t *g, int port)
 }
 
 /* ---- /match/events --------------------------------------------------------------------- */
-static void viewer_closed(struct evhttp_connection *conn, void *arg)
-{
-    st_viewer_t *v = arg;
-    (void)conn;
-    /* the viewer went: libevent leaves the detached streaming request to us; ending its
-     * reply frees it (as in sse.c) */
-    if (evhttp_request_get_connection(v->req) == NULL)
-        evhttp_send_reply_end(v->req);
-    if (v->prev)
-        v->prev->next = v->next;
-    else
-        v->st->viewers = v->next;
-    if (v->next)
-        v->next->prev = v->prev;
-    v->st->nviewers--;
-    free(v);
-}
-
-static void viewer_send(st_viewer_t *v, const st_event_t *e)
-{
-    struct evbuffer *b = evbuffer_new();
-    if (!b)
-        return;
-    evbuffer_add(b, e->text, e->len);
-    evhttp_send_reply_chunk(v->req, b);
-    evbuffer_free(b);
-}
-
 static void on_match_events(struct evhttp_request *req, void *arg)
 {
     mgw_status_t *st = arg;
-    st_viewer_t *v = calloc(1, sizeof *v);
-    if (!v) {
-        evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+    sse_viewer_t *v = sse_stream_add(&st->viewers, req);
+    if (!v)
         return;
-    }
-    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-    evhttp_add_header(out, "Content-Type", "text/event-stream");
-    evhttp_add_header(out, "Cache-Control", "no-cache");
-    evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
-    v->req = req;
-    v->st = st;
-    v->next = st->viewers;
-    if (st->viewers)
-        st->viewers->prev = v;
-    st->viewers = v;
-    st->nviewers++;
-    evhttp_send_reply_start(req, HTTP_OK, "OK");
-    evhttp_connection_set_closecb(evhttp_request_get_connection(req), viewer_closed, v);
-    struct evbuffer *b = evbuffer_new();
-    if (b) {
-        evbuffer_add_printf(b, "retry: 1000\n\n");
-        evhttp_send_reply_chunk(req, b);
-        evbuffer_free(b);
-    }
     /* a reconnecting client: what came after the last event it got */
     const char *last = evhttp_find_header(evhttp_request_get_input_headers(req), "Last-Event-ID");
     if (!last)
@@ -121,26 +60,19 @@ static void on_match_events(struct evhttp_request *req, void *arg)
     uint64_t from = strtoull(last, NULL, 10) + 1;
     uint64_t first = st->nevents > MGW_ST_BACKLOG ? st->nevents - MGW_ST_BACKLOG + 1 : 1;
     for (uint64_t id = from < first ? first : from; id <= st->nevents; id++)
-        viewer_send(v, &st->backlog[(id - 1) % MGW_ST_BACKLOG]);
+        sse_viewer_send(v, st->backlog[(id - 1) % MGW_ST_BACKLOG]);
 }
 
 static void add_event(mgw_status_t *st, const char *json, size_t len)
 {
-    st_event_t *e = &st->backlog[st->nevents % MGW_ST_BACKLOG];
-    char *text = malloc(len + 48);
-    if (!text)
+    sse_ev_t *e = sse_ev_new(st->nevents + 1, json, len);
+    if (!e)
         return;
+    sse_ev_t **slot = &st->backlog[st->nevents % MGW_ST_BACKLOG];
     st->nevents++;
-    free(e->text);
-    e->id = st->nevents;
-    e->text = text;
-    e->len = (size_t)sprintf(text, "id: %llu\ndata: ", (unsigned long long)e->id);
-    memcpy(text + e->len, json, len);
-    e->len += len;
-    memcpy(text + e->len, "\n\n", 2);
-    e->len += 2;
-    for (st_viewer_t *v = st->viewers; v; v = v->next)
-        viewer_send(v, e);
+    sse_ev_unref(*slot);
+    *slot = e;
+    sse_stream_send(&st->viewers, e);
 }
 
 /* the runner events the sim wrote since the last poll (whatever the snapshots do: the
@@ -498,13 +430,9 @@ void mgw_status_stop(mgw_t *g)
         return;
     if (st->poll_ev)
         event_free(st->poll_ev);
-    while (st->viewers) { /* evhttp_free closed their connections */
-        st_viewer_t *v = st->viewers;
-        st->viewers = v->next;
-        free(v);
-    }
+    sse_stream_clear(&st->viewers); /* evhttp_free closed their connections */
     for (int i = 0; i < MGW_ST_BACKLOG; i++)
-        free(st->backlog[i].text);
+        sse_ev_unref(st->backlog[i]);
     free(st);
     g->status = NULL;
 }

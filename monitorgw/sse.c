@@ -10,119 +10,32 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 #include <event2/util.h>
 #include "sse.h"
-
-typedef struct sse_buf {            /* one SSE event, shared by the viewers' connections */
-    int    refs;
-    size_t len;
-    char   data[];
-} sse_buf_t;
-
-typedef struct sse_viewer {
-    struct evhttp_request *req;
-    struct sse            *h;
-    struct sse_viewer     *prev, *next;
-    uint64_t               skipped;
-} sse_viewer_t;
+#include "sse_stream.h"
 
 struct sse {
     struct evhttp          *http;
     struct evhttp_bound_socket *sock;
     sse_opts_t              o;
-    sse_viewer_t           *viewers;
-    int                     nviewers;
+    sse_stream_t            viewers;
     int                     delay;          /* frames */
-    sse_buf_t             **ring;           /* the last delay + 1 frames */
+    sse_ev_t              **ring;           /* the last delay + 1 frames */
     uint64_t                nframes;        /* frames put into the ring */
-    uint64_t                skipped;        /* frames viewers skipped (slow) */
-    sse_buf_t              *status;         /* the last status event */
+    sse_ev_t               *status;         /* the last status event */
     struct event           *resume_ev;      /* accepting again after descriptors ran out */
 };
 
-static void buf_unref(sse_buf_t *f)
-{
-    if (f && --f->refs == 0)
-        free(f);
-}
-
-static void buf_cleanup(const void *data, size_t len, void *arg)
-{
-    (void)data;
-    (void)len;
-    buf_unref(arg);
-}
-
-/* "data: JSON\n\n", one reference held by the caller */
-static sse_buf_t *buf_new(const char *json, size_t len)
-{
-    sse_buf_t *f = malloc(sizeof *f + len + 16);
-    if (!f)
-        return NULL;
-    f->refs = 1;
-    memcpy(f->data, "data: ", 6);
-    memcpy(f->data + 6, json, len);
-    memcpy(f->data + 6 + len, "\n\n", 2);
-    f->len = len + 8;
-    return f;
-}
-
 /* the frame a viewer gets now (delay frames old), NULL if none yet */
-static sse_buf_t *frame_current(const sse_t *h)
+static sse_ev_t *frame_current(const sse_t *h)
 {
     if (h->nframes <= (uint64_t)h->delay)
         return NULL;
     return h->ring[(h->nframes - 1 - (uint64_t)h->delay) % (uint64_t)(h->delay + 1)];
-}
-
-/* ---- viewers -------------------------------------------------------------------------- */
-static void viewer_unlink(sse_viewer_t *v)
-{
-    sse_t *h = v->h;
-    if (v->prev)
-        v->prev->next = v->next;
-    else
-        h->viewers = v->next;
-    if (v->next)
-        v->next->prev = v->prev;
-    h->nviewers--;
-    free(v);
-}
-
-static void viewer_closed(struct evhttp_connection *conn, void *arg)
-{
-    sse_viewer_t *v = arg;
-    (void)conn;
-    /* the viewer went: libevent detached our unfinished streaming request from the
-     * connection and leaves it to us; ending its reply frees it. (When the server closes
-     * the connection itself, the request is still attached and freed with it.) */
-    if (evhttp_request_get_connection(v->req) == NULL)
-        evhttp_send_reply_end(v->req);
-    viewer_unlink(v);
-}
-
-static void viewer_send(sse_viewer_t *v, sse_buf_t *f)
-{
-    struct evhttp_connection *conn = evhttp_request_get_connection(v->req);
-    struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent(conn) : NULL;
-    if (!bev || evbuffer_get_length(bufferevent_get_output(bev)) > SSE_MAX_QUEUED) {
-        v->skipped++;
-        v->h->skipped++;
-        return;
-    }
-    struct evbuffer *b = evbuffer_new();
-    if (!b)
-        return;
-    f->refs++;
-    if (evbuffer_add_reference(b, f->data, f->len, buf_cleanup, f) < 0)
-        buf_unref(f);
-    evhttp_send_reply_chunk(v->req, b);
-    evbuffer_free(b);
 }
 
 static void on_events(struct evhttp_request *req, void *arg)
@@ -132,67 +45,23 @@ static void on_events(struct evhttp_request *req, void *arg)
         evhttp_send_error(req, HTTP_SERVUNAVAIL, "too many viewers and monitors");
         return;
     }
-    sse_viewer_t *v = calloc(1, sizeof *v);
-    if (!v) {
-        evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+    sse_viewer_t *v = sse_stream_add(&h->viewers, req);
+    if (!v)
         return;
-    }
-    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-    evhttp_add_header(out, "Content-Type", "text/event-stream");
-    evhttp_add_header(out, "Cache-Control", "no-cache");
-    evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
-    v->req = req;
-    v->h = h;
-    v->next = h->viewers;
-    if (h->viewers)
-        h->viewers->prev = v;
-    h->viewers = v;
-    h->nviewers++;
-    evhttp_send_reply_start(req, HTTP_OK, "OK");
-    evhttp_connection_set_closecb(evhttp_request_get_connection(req), viewer_closed, v);
-    struct evbuffer *b = evbuffer_new();
-    if (b) {
-        evbuffer_add_printf(b, "retry: 1000\n\n");
-        evhttp_send_reply_chunk(req, b);
-        evbuffer_free(b);
-    }
     if (h->status)
-        viewer_send(v, h->status);
-    sse_buf_t *f = frame_current(h);
+        sse_viewer_send(v, h->status);
+    sse_ev_t *f = frame_current(h);
     if (f)
-        viewer_send(v, f);
+        sse_viewer_send(v, f);
 }
 
 /* ---- page and commands ------------------------------------------------------------- */
 /* the page, with the current frame in place of its FRAME marker (drawn before the
- * stream delivers the next one); "</" escaped so the JSON cannot end the script */
+ * stream delivers the next one) */
 static void on_page(struct evhttp_request *req, void *arg)
 {
     sse_t *h = arg;
-    static const char marker[] = "/*FRAME*/null";
-    struct evbuffer *b = evbuffer_new();
-    if (!b)
-        return;
-    const char *page = h->o.page, *at = strstr(page, marker);
-    sse_buf_t *f = frame_current(h);
-    if (at && f) {
-        evbuffer_add(b, page, (size_t)(at - page));
-        const char *json = f->data + 6, *end = f->data + f->len - 2;
-        for (const char *p = json; p < end; p++) {
-            if (p[0] == '<' && p + 1 < end && p[1] == '/')
-                evbuffer_add(b, "<\\", 2);
-            else
-                evbuffer_add(b, p, 1);
-        }
-        evbuffer_add(b, at + sizeof marker - 1, strlen(at + sizeof marker - 1));
-    } else {
-        evbuffer_add_reference(b, page, strlen(page), NULL, NULL);
-    }
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-                      "text/html; charset=utf-8");
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Cache-Control", "no-cache");
-    evhttp_send_reply(req, HTTP_OK, "OK", b);
-    evbuffer_free(b);
+    sse_page_reply(req, h->o.page, frame_current(h));
 }
 
 static void cmd_reply(struct evhttp_request *req, int code, const char *text)
@@ -296,6 +165,7 @@ sse_t *sse_start(struct event_base *base, const sse_opts_t *o, char *err, size_t
         return NULL;
     }
     h->o = *o;
+    h->viewers.max_queued = SSE_MAX_QUEUED;
     h->delay = o->delay < 0 ? 0 : o->delay > SSE_MAX_DELAY ? SSE_MAX_DELAY : o->delay;
     h->ring = calloc((size_t)h->delay + 1, sizeof *h->ring);
     h->http = evhttp_new(base);
@@ -336,23 +206,22 @@ void sse_stop(sse_t *h)
         event_free(h->resume_ev);
     if (h->http)
         evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
-    while (h->viewers)
-        viewer_unlink(h->viewers);
+    sse_stream_clear(&h->viewers);
     for (int i = 0; h->ring && i <= h->delay; i++)
-        buf_unref(h->ring[i]);
-    buf_unref(h->status);
+        sse_ev_unref(h->ring[i]);
+    sse_ev_unref(h->status);
     free(h->ring);
     free(h);
 }
 
 int sse_viewers(const sse_t *h)
 {
-    return h ? h->nviewers : -1;
+    return h ? h->viewers.n : -1;
 }
 
 uint64_t sse_skipped(const sse_t *h)
 {
-    return h ? h->skipped : 0;
+    return h ? h->viewers.skipped : 0;
 }
 
 int sse_port(const sse_t *h)
@@ -374,25 +243,24 @@ struct evhttp *sse_evhttp(sse_t *h)
 
 void sse_frame(sse_t *h, const char *json, size_t len)
 {
-    sse_buf_t *f = buf_new(json, len);
+    sse_ev_t *f = sse_ev_new(0, json, len);
     if (!f)
         return;
     size_t slot = (size_t)(h->nframes % (uint64_t)(h->delay + 1));
-    buf_unref(h->ring[slot]);
+    sse_ev_unref(h->ring[slot]);
     h->ring[slot] = f; /* the ring's reference */
     h->nframes++;
-    sse_buf_t *cur = frame_current(h);
-    for (sse_viewer_t *v = h->viewers; v && cur; v = v->next)
-        viewer_send(v, cur);
+    sse_ev_t *cur = frame_current(h);
+    if (cur)
+        sse_stream_send(&h->viewers, cur);
 }
 
 void sse_status(sse_t *h, const char *json, size_t len)
 {
-    sse_buf_t *f = buf_new(json, len);
+    sse_ev_t *f = sse_ev_new(0, json, len);
     if (!f)
         return;
-    buf_unref(h->status);
+    sse_ev_unref(h->status);
     h->status = f;
-    for (sse_viewer_t *v = h->viewers; v; v = v->next)
-        viewer_send(v, f);
+    sse_stream_send(&h->viewers, f);
 }

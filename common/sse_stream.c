@@ -1,0 +1,170 @@
+/* sse_stream.c -- server-sent-event streams (sse_stream.h): viewers as unfinished
+ * streaming replies in an intrusive list, events shared by reference between their
+ * connections' output buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include "sse_stream.h"
+
+struct sse_viewer {
+    struct evhttp_request *req;
+    sse_stream_t          *s;
+    sse_viewer_t          *prev, *next;
+};
+
+sse_ev_t *sse_ev_new(uint64_t id, const char *json, size_t len)
+{
+    char head[40];
+    int n = id ? snprintf(head, sizeof head, "id: %llu\ndata: ", (unsigned long long)id)
+               : snprintf(head, sizeof head, "data: ");
+    sse_ev_t *e = malloc(sizeof *e + (size_t)n + len + 2);
+    if (!e)
+        return NULL;
+    e->refs = 1;
+    e->json = (size_t)n;
+    memcpy(e->data, head, (size_t)n);
+    memcpy(e->data + n, json, len);
+    memcpy(e->data + n + len, "\n\n", 2);
+    e->len = (size_t)n + len + 2;
+    return e;
+}
+
+void sse_ev_unref(sse_ev_t *e)
+{
+    if (e && --e->refs == 0)
+        free(e);
+}
+
+static void ev_release(const void *data, size_t len, void *arg)
+{
+    (void)data;
+    (void)len;
+    sse_ev_unref(arg);
+}
+
+static void viewer_unlink(sse_viewer_t *v)
+{
+    sse_stream_t *s = v->s;
+    if (v->prev)
+        v->prev->next = v->next;
+    else
+        s->head = v->next;
+    if (v->next)
+        v->next->prev = v->prev;
+    s->n--;
+    free(v);
+}
+
+static void viewer_closed(struct evhttp_connection *conn, void *arg)
+{
+    sse_viewer_t *v = arg;
+    (void)conn;
+    /* the viewer went: libevent detached our unfinished streaming request from the
+     * connection and leaves it to us; ending its reply frees it. (When the server closes
+     * the connection itself, the request is still attached and freed with it.) */
+    if (evhttp_request_get_connection(v->req) == NULL)
+        evhttp_send_reply_end(v->req);
+    viewer_unlink(v);
+}
+
+sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req)
+{
+    sse_viewer_t *v = calloc(1, sizeof *v);
+    if (!v) {
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+        return NULL;
+    }
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    evhttp_add_header(out, "Content-Type", "text/event-stream");
+    evhttp_add_header(out, "Cache-Control", "no-cache");
+    evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
+    v->req = req;
+    v->s = s;
+    v->next = s->head;
+    if (s->head)
+        s->head->prev = v;
+    s->head = v;
+    s->n++;
+    evhttp_send_reply_start(req, HTTP_OK, "OK");
+    evhttp_connection_set_closecb(evhttp_request_get_connection(req), viewer_closed, v);
+    struct evbuffer *b = evbuffer_new();
+    if (b) {
+        evbuffer_add_printf(b, "retry: %d\n\n", SSE_RETRY_MS);
+        evhttp_send_reply_chunk(req, b);
+        evbuffer_free(b);
+    }
+    return v;
+}
+
+int sse_viewer_send(sse_viewer_t *v, sse_ev_t *e)
+{
+    sse_stream_t *s = v->s;
+    struct evhttp_connection *conn = evhttp_request_get_connection(v->req);
+    struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent(conn) : NULL;
+    if (!bev || (s->max_queued > 0
+                 && evbuffer_get_length(bufferevent_get_output(bev)) > s->max_queued)) {
+        s->skipped++;
+        return 1;
+    }
+    struct evbuffer *b = evbuffer_new();
+    if (!b)
+        return 1;
+    e->refs++;
+    if (evbuffer_add_reference(b, e->data, e->len, ev_release, e) < 0)
+        sse_ev_unref(e);
+    evhttp_send_reply_chunk(v->req, b);
+    evbuffer_free(b);
+    return 0;
+}
+
+void sse_stream_send(sse_stream_t *s, sse_ev_t *e)
+{
+    for (sse_viewer_t *v = s->head; v; v = v->next)
+        sse_viewer_send(v, e);
+}
+
+void sse_stream_clear(sse_stream_t *s)
+{
+    while (s->head)
+        viewer_unlink(s->head);
+}
+
+void sse_page_reply(struct evhttp_request *req, const char *page, const sse_ev_t *e)
+{
+    struct evbuffer *b = evbuffer_new();
+    if (!b) {
+        evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+        return;
+    }
+    const char *at = strstr(page, SSE_PAGE_MARKER);
+    if (at && e) {
+        const char *json = e->data + e->json, *end = e->data + e->len - 2;
+        evbuffer_add(b, page, (size_t)(at - page));
+        const char *p = json;
+        while (p < end) { /* runs up to each "</", then "<\" and the run goes on at "/" */
+            const char *lt = memchr(p, '<', (size_t)(end - p));
+            while (lt && !(lt + 1 < end && lt[1] == '/'))
+                lt = memchr(lt + 1, '<', (size_t)(end - lt - 1));
+            if (!lt) {
+                evbuffer_add(b, p, (size_t)(end - p));
+                break;
+            }
+            evbuffer_add(b, p, (size_t)(lt - p));
+            evbuffer_add(b, "<\\", 2);
+            p = lt + 1;
+        }
+        at += sizeof SSE_PAGE_MARKER - 1;
+        evbuffer_add(b, at, strlen(at));
+    } else {
+        evbuffer_add_reference(b, page, strlen(page), NULL, NULL);
+    }
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    evhttp_add_header(out, "Content-Type", "text/html; charset=utf-8");
+    evhttp_add_header(out, "Cache-Control", "no-cache");
+    evhttp_send_reply(req, HTTP_OK, "OK", b);
+    evbuffer_free(b);
+}

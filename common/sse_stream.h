@@ -1,0 +1,55 @@
+/* sse_stream.h -- server-sent-event streams over libevent's evhttp, for every stream
+ * the programs serve: the browser monitor's frames (monitorgw/sse.c, for rcss-monitorgw
+ * and rcss-logplayer), the runner's /match/events (monitorgw/mgw_status.c) and the 3D
+ * browser view (monitorgw/3d/mgw3d_http.c). A stream is a list of viewers, each an
+ * unfinished streaming reply; an event is one reference-counted buffer shared by every
+ * viewer's connection, never copied per viewer. Never logs. */
+#ifndef RCSS_SSE_STREAM_H
+#define RCSS_SSE_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct evhttp_request;
+
+#define SSE_RETRY_MS    1000             /* the "retry:" a new viewer is told (ms) */
+#define SSE_PAGE_MARKER "/*FRAME*/null"  /* where a page takes its first frame */
+
+/* one event, "id: N\ndata: JSON\n\n" (no id line for id 0) */
+typedef struct sse_ev {
+    int    refs;
+    size_t len;            /* bytes of data */
+    size_t json;           /* offset of the JSON in data */
+    char   data[];
+} sse_ev_t;
+
+typedef struct sse_viewer sse_viewer_t;
+
+typedef struct sse_stream {
+    sse_viewer_t *head;
+    int           n;            /* viewers */
+    size_t        max_queued;   /* a viewer with more bytes unsent skips events; 0: never */
+    uint64_t      skipped;      /* events viewers skipped */
+} sse_stream_t;
+
+/* A new event holding one reference (the caller's); NULL when out of memory. */
+sse_ev_t *sse_ev_new(uint64_t id, const char *json, size_t len);
+void      sse_ev_unref(sse_ev_t *e);
+
+/* req becomes a viewer of s: the event-stream headers (no-cache, any origin), the reply
+ * started, "retry: SSE_RETRY_MS". NULL (and 503 sent) when out of memory. The viewer
+ * leaves the list by itself when its connection closes. */
+sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req);
+/* e to one viewer: 0 sent, 1 skipped (more than s->max_queued bytes unsent, counted) */
+int  sse_viewer_send(sse_viewer_t *v, sse_ev_t *e);
+/* e to every viewer */
+void sse_stream_send(sse_stream_t *s, sse_ev_t *e);
+/* Forget every viewer, after evhttp_free has closed their connections. */
+void sse_stream_clear(sse_stream_t *s);
+
+/* Reply to req with page (NUL-terminated, text/html, no-cache), the JSON of e (if e) in
+ * place of its first SSE_PAGE_MARKER so the page draws at once; "</" in the JSON is
+ * written "<\/" so it cannot end the page's script. */
+void sse_page_reply(struct evhttp_request *req, const char *page, const sse_ev_t *e);
+
+#endif

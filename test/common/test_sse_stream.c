@@ -1,0 +1,197 @@
+/* test_sse_stream.c -- server-sent-event streams (sse_stream.c) on a real evhttp server
+ * on 127.0.0.1 and a TCP client in the same thread: the stream's headers and retry line,
+ * events with and without ids, a viewer leaving, a viewer that does not read skipping
+ * events, the page with the frame in place of its marker. */
+#include <criterion/criterion.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include "sse_stream.h"
+
+typedef struct srv {
+    struct event_base *base;
+    struct evhttp     *http;
+    int                port;
+    sse_stream_t       s;
+    sse_ev_t          *page_ev;
+    const char        *page;
+} srv_t;
+
+static void on_events(struct evhttp_request *req, void *arg)
+{
+    srv_t *v = arg;
+    sse_stream_add(&v->s, req);
+}
+
+static void on_page(struct evhttp_request *req, void *arg)
+{
+    srv_t *v = arg;
+    sse_page_reply(req, v->page, v->page_ev);
+}
+
+static void srv_start(srv_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->base = event_base_new();
+    v->http = evhttp_new(v->base);
+    cr_assert(v->base && v->http);
+    struct evhttp_bound_socket *b = evhttp_bind_socket_with_handle(v->http, "127.0.0.1", 0);
+    cr_assert(b);
+    struct sockaddr_in a;
+    socklen_t l = sizeof a;
+    cr_assert_eq(getsockname(evhttp_bound_socket_get_fd(b), (struct sockaddr *)&a, &l), 0);
+    v->port = ntohs(a.sin_port);
+    evhttp_set_cb(v->http, "/events", on_events, v);
+    evhttp_set_cb(v->http, "/", on_page, v);
+}
+
+static void srv_stop(srv_t *v)
+{
+    evhttp_free(v->http);
+    sse_stream_clear(&v->s);
+    event_base_free(v->base);
+}
+
+/* a non-blocking client that has sent "GET path" */
+static int client(const srv_t *v, const char *path)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)v->port) };
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    char req[128];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    return fd;
+}
+
+/* run the loop and read fd into buf until want appears (or 2 s pass); 1 if it did */
+static int pump_until(srv_t *v, int fd, char *buf, size_t cap, size_t *len, const char *want)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        event_base_loop(v->base, EVLOOP_NONBLOCK);
+        ssize_t n = read(fd, buf + *len, cap - 1 - *len);
+        if (n > 0)
+            *len += (size_t)n;
+        buf[*len] = '\0';
+        if (want && strstr(buf, want))
+            return 1;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 2000)
+            return 0;
+        usleep(1000);
+    }
+}
+
+Test(sse_stream, event_text)
+{
+    sse_ev_t *e = sse_ev_new(0, "{\"a\":1}", 7);
+    cr_assert(e);
+    cr_expect_eq(e->len, 15);
+    cr_expect_eq(memcmp(e->data, "data: {\"a\":1}\n\n", 15), 0);
+    cr_expect_eq(e->json, 6);
+    sse_ev_unref(e);
+    e = sse_ev_new(12345678901ULL, "{}", 2);
+    cr_assert(e);
+    const char want[] = "id: 12345678901\ndata: {}\n\n";
+    cr_expect_eq(e->len, sizeof want - 1);
+    cr_expect_eq(memcmp(e->data, want, e->len), 0);
+    cr_expect_eq(memcmp(e->data + e->json, "{}", 2), 0);
+    sse_ev_unref(e);
+}
+
+Test(sse_stream, viewers_get_events_and_leave, .timeout = 10)
+{
+    srv_t v;
+    srv_start(&v);
+    char buf[8192];
+    size_t len = 0;
+    int fd = client(&v, "/events");
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    cr_expect(strstr(buf, "Content-Type: text/event-stream"), "%s", buf);
+    cr_expect(strstr(buf, "Access-Control-Allow-Origin: *"), "%s", buf);
+    cr_expect_eq(v.s.n, 1);
+
+    sse_ev_t *a = sse_ev_new(0, "{\"t\":1}", 7), *b = sse_ev_new(2, "{\"t\":2}", 7);
+    sse_stream_send(&v.s, a);
+    sse_stream_send(&v.s, b);
+    sse_ev_unref(a); /* the connection holds its own references until sent */
+    sse_ev_unref(b);
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "id: 2\ndata: {\"t\":2}\n\n"), "%s", buf);
+    char *first = strstr(buf, "data: {\"t\":1}\n\n"), *second = strstr(buf, "id: 2\n");
+    cr_expect(first && second && first < second, "%s", buf);
+    cr_expect_eq(v.s.skipped, 0);
+
+    close(fd); /* the viewer leaves: the list forgets it */
+    for (int i = 0; i < 2000 && v.s.n > 0; i++) {
+        event_base_loop(v.base, EVLOOP_NONBLOCK);
+        usleep(1000);
+    }
+    cr_expect_eq(v.s.n, 0);
+    srv_stop(&v);
+}
+
+Test(sse_stream, a_viewer_that_does_not_read_skips, .timeout = 10)
+{
+    srv_t v;
+    srv_start(&v);
+    v.s.max_queued = 1000;
+    char buf[8192];
+    size_t len = 0;
+    int fd = client(&v, "/events");
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    static char big[4000];
+    memset(big, 'x', sizeof big);
+    big[0] = '"';
+    big[sizeof big - 1] = '"';
+    sse_ev_t *e = sse_ev_new(0, big, sizeof big);
+    /* the loop does not run: the first event stays in the output buffer, over the limit */
+    cr_expect_eq(sse_viewer_send(v.s.head, e), 0);
+    cr_expect_eq(sse_viewer_send(v.s.head, e), 1);
+    sse_stream_send(&v.s, e);
+    cr_expect_eq(v.s.skipped, 2);
+    /* once it has read, it gets events again */
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "x\"\n\n"));
+    for (int i = 0; i < 50; i++) { /* the output buffer drains */
+        event_base_loop(v.base, EVLOOP_NONBLOCK);
+        usleep(1000);
+    }
+    cr_expect_eq(sse_viewer_send(v.s.head, e), 0);
+    sse_ev_unref(e);
+    close(fd);
+    srv_stop(&v);
+}
+
+Test(sse_stream, page_with_frame, .timeout = 10)
+{
+    srv_t v;
+    srv_start(&v);
+    v.page = "<script>var f = /*FRAME*/null; go(f);</script>";
+    char buf[8192];
+    size_t len = 0;
+    int fd = client(&v, "/"); /* no frame yet: the page as it is */
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "go(f);</script>"), "%s", buf);
+    cr_expect(strstr(buf, "var f = /*FRAME*/null;"), "%s", buf);
+    cr_expect(strstr(buf, "Content-Type: text/html; charset=utf-8"), "%s", buf);
+    close(fd);
+
+    const char json[] = "{\"team\":\"</script><b>\",\"x\":\"<\",\"y\":\"a</\"}";
+    v.page_ev = sse_ev_new(9, json, sizeof json - 1);
+    len = 0;
+    fd = client(&v, "/");
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "go(f);</script>"), "%s", buf);
+    cr_expect(strstr(buf, "var f = {\"team\":\"<\\/script><b>\",\"x\":\"<\",\"y\":\"a<\\/\"}; go(f);"),
+              "%s", buf);
+    close(fd);
+    sse_ev_unref(v.page_ev);
+    srv_stop(&v);
+}

@@ -290,84 +290,79 @@ void sim_proc_kill_teams(sim_proc_t *p)
  * held n - K) or events that are not on disk yet, keeping a small margin. What is on disk
  * counts, not what the recorder has read: a recorder killed now is replaced by one that
  * starts from its predecessor's last flush, and must still find the rest in the rings
- * (the recorder flushes every SHM_SNAP_SLOTS / 2 snapshots, so this rarely waits). */
-static int recorder_behind(const shm_region_sh_t *r)
+ * (the recorder flushes every SHM_SNAP_SLOTS / 2 snapshots, so this rarely waits). Under
+ * systemd nobody restarts a missing recorder for us: a missing one is not waited for. */
+static int recorder_behind(const sim_proc_t *p, const shm_region_sh_t *r, int resume)
 {
     const shm_rec_state_sh_t *st = &r->rec.state[atomic_load(&r->rec.cur) & 1u];
     uint64_t next = atomic_load(&r->hdr.published) + 1;
     uint64_t done = st->valid == 1 && st->snap_next > 0 ? st->snap_next - 1 : 0;
     uint64_t ev = st->valid == 1 ? st->ev_next : 0;
+    (void)resume;
     if (st->valid > 1) /* the logs are finished */
+        return 0;
+    if (!p->spawn && atomic_load(&r->recorder.pid) <= 0)
         return 0;
     if (next > done + SHM_SNAP_SLOTS - SIM_REC_MARGIN)
         return 1;
     return shm_event_head(r) - ev > SHM_EVENT_SLOTS / 2;
 }
 
-void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
+/* monitorgw, with monitors to serve, is more than SIM_MGW_LAG snapshots behind the next
+ * publish (to resume: SIM_MGW_LAG / 2, so a few turns then run free) */
+static int monitorgw_behind(const sim_proc_t *p, const shm_region_sh_t *r, int resume)
 {
-    if (!p->rec_wait)
-        return;
-    if (!recorder_behind(r)) {
-        p->rec_gave_up = 0;
+    (void)p;
+    if (atomic_load(&r->montab.count) == 0 || atomic_load(&r->monitorgw.pid) <= 0)
+        return 0;
+    uint64_t next = atomic_load(&r->hdr.published) + 1;
+    uint64_t lag = resume ? SIM_MGW_LAG / 2 : SIM_MGW_LAG;
+    return next > atomic_load(&r->monitorgw.last_step) + lag;
+}
+
+typedef int (*sim_behind_fn)(const sim_proc_t *p, const shm_region_sh_t *r, int resume);
+
+/* Before a turn: wait while behind(p, r, 1) from the moment behind(p, r, 0) holds, at
+ * most SIM_REC_WAIT_MS (reaping and restarting children meanwhile); after a wait that
+ * timed out, none until the reader has caught up (*gave_up). */
+static void wait_reader(sim_proc_t *p, const shm_region_sh_t *r, sim_behind_fn behind,
+                        int *gave_up, const char *who, const _Atomic uint64_t *last_step,
+                        long poll_ns)
+{
+    if (!behind(p, r, 0)) {
+        *gave_up = 0;
         return;
     }
-    if (p->rec_gave_up)
+    if (*gave_up)
         return;
     int64_t start = shm_now_ns();
-    while (recorder_behind(r)) {
-        /* under systemd nobody restarts a missing recorder for us: do not wait for one */
-        if (!p->spawn && atomic_load(&r->recorder.pid) <= 0)
-            return;
+    while (behind(p, r, 1)) {
         if (sim_stop_flag)
             return;
         if (shm_now_ns() - start > SIM_REC_WAIT_MS * 1000000LL) {
-            log_warn("the recorder is behind (last step read %llu, published %llu): "
-                     "not waiting for it any longer",
-                     (unsigned long long)atomic_load(&r->recorder.last_step),
+            log_warn("%s is behind (last step %llu, published %llu): "
+                     "not waiting for it any longer", who,
+                     (unsigned long long)atomic_load(last_step),
                      (unsigned long long)atomic_load(&r->hdr.published));
-            p->rec_gave_up = 1;
+            *gave_up = 1;
             return;
         }
         sim_proc_reap(p);
-        struct timespec ts = { 0, 500000L };
+        struct timespec ts = { 0, poll_ns };
         nanosleep(&ts, NULL);
     }
 }
 
-/* monitorgw is more than lag snapshots behind the next publish, with monitors to serve */
-static int monitorgw_behind(const shm_region_sh_t *r, uint64_t lag)
+void sim_proc_wait_recorder(sim_proc_t *p, const shm_region_sh_t *r)
 {
-    if (atomic_load(&r->montab.count) == 0 || atomic_load(&r->monitorgw.pid) <= 0)
-        return 0;
-    uint64_t next = atomic_load(&r->hdr.published) + 1;
-    return next > atomic_load(&r->monitorgw.last_step) + lag;
+    if (p->rec_wait)
+        wait_reader(p, r, recorder_behind, &p->rec_gave_up, "the recorder",
+                    &r->recorder.last_step, 500000L);
 }
 
 void sim_proc_wait_monitors(sim_proc_t *p, const shm_region_sh_t *r)
 {
-    if (!p->mgw_wait)
-        return;
-    if (!monitorgw_behind(r, SIM_MGW_LAG)) {
-        p->mgw_gave_up = 0;
-        return;
-    }
-    if (p->mgw_gave_up)
-        return;
-    int64_t start = shm_now_ns();
-    while (monitorgw_behind(r, SIM_MGW_LAG / 2)) {
-        if (sim_stop_flag)
-            return;
-        if (shm_now_ns() - start > SIM_REC_WAIT_MS * 1000000LL) {
-            log_warn("monitorgw is behind (last step %llu, published %llu): "
-                     "not waiting for it any longer",
-                     (unsigned long long)atomic_load(&r->monitorgw.last_step),
-                     (unsigned long long)atomic_load(&r->hdr.published));
-            p->mgw_gave_up = 1;
-            return;
-        }
-        sim_proc_reap(p);
-        struct timespec ts = { 0, 100000L };
-        nanosleep(&ts, NULL);
-    }
+    if (p->mgw_wait)
+        wait_reader(p, r, monitorgw_behind, &p->mgw_gave_up, "monitorgw",
+                    &r->monitorgw.last_step, 100000L);
 }

@@ -68,6 +68,6 @@ for f in "$work"/out/*.*; do
     total=$(sed -n 's/^\([0-9,]*\) (100.0%).*PROGRAM TOTALS.*/\1/p' "$work/ann.txt" | tr -d ,)
     per=$((total / cycles))
     echo "-- $name: $per instructions per cycle ($total over $cycles cycles)"
-    callgrind_annotate --auto=no "$f" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | grep -v 'PROGRAM TOTALS' |
+    callgrind_annotate --auto=no --threshold=100 "$f" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | grep -v 'PROGRAM TOTALS' |
         awk '{ p = $2; gsub(/[()%]/, "", p); if (p + 0 < 90) print }' | head -${TOP:-15} | sed "s/^/   /"
 done

@@ -32,7 +32,7 @@ static struct {
     struct { uint32_t gen; int head, tail; } byfd[UDP_BATCH_FDS];
     udp_queued_t  q[UDP_BATCH_MSGS];
     char          buf[UDP_BATCH_BYTES];
-} batch = { .gen = 1 };
+} batch; /* zeroed (.bss, not 580 KB of the binary's data); gen starts at 1 */
 
 /* one socket's queue from message i on: one sendmmsg per 64 (again after a message the
  * kernel refused, as separate sends would go on; a full buffer drops the rest) */
@@ -61,6 +61,8 @@ static void udp_send_chain(int i)
 
 void ngw_udp_batch_begin(void)
 {
+    if (batch.gen == 0)
+        batch.gen = 1;
     batch.on = 1;
 }
 

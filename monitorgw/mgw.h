@@ -167,6 +167,8 @@ typedef struct mgw {
     int                 ntiles;     /* tiles received (both sides) */
     mgw_tile_t          tile[2][MGW_TILES];
     struct sse         *http;
+    struct uring       *ring;       /* frames to every monitor in one submission (common/
+                                       uring.h); NULL: a send per monitor */
     char                out[MGW_FRAME_MAX];
     char               *fbuf[MGW_NVER];              /* fset buffers per version */
     char               *init_data[MGW_NVER];         /* init block per version, built once */
@@ -194,6 +196,9 @@ void mgw_peer_close_all(mgw_t *g, int release);
 int  mgw_peer_send(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
 /* The same for bytes already in the monitor's form (compressed by the caller). */
 int  mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len);
+/* The result of a send to p (bytes, or -errno) counted: 0 sent, 1 skipped (its socket
+ * buffer is full), -1 failed (refused: p is dead). */
+int  mgw_peer_sent(mgw_t *g, mgw_peer_t *p, int res);
 /* Apply one command from monitor p (own port or, for v1, the player port); buf has room
  * for n + 1 bytes. */
 void mgw_peer_command(mgw_t *g, mgw_peer_t *p, char *buf, size_t n);

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "mgw.h"
 #include "playmode.h"
+#include "uring.h"
 
 int mgw_init_buffers(mgw_t *g)
 {
@@ -67,14 +68,31 @@ int mgw_fset_get(mgw_t *g, mgw_fset_t *f, int version, int zlevel, const void **
     return f->zlen[vi][zlevel];
 }
 
+static void on_sent(void *arg, uint64_t tag, int res)
+{
+    mgw_t *g = arg;
+    if (tag < (uint64_t)g->npeers)
+        mgw_peer_sent(g, g->peers[tag], res);
+}
+
 void mgw_fset_broadcast(mgw_t *g, mgw_fset_t *f)
 {
     for (int i = 0; i < g->npeers; i++) {
         mgw_peer_t *p = g->peers[i];
         const void *d;
         int n = mgw_fset_get(g, f, p->version, p->zlevel, &d);
-        if (n > 0)
+        if (n <= 0 || p->dead)
+            continue;
+        if (g->ring)
+            uring_send(g->ring, p->fd, d, (size_t)n, (uint64_t)i, on_sent, g);
+        else
             mgw_peer_send_raw(g, p, d, (size_t)n);
+    }
+    /* the frames stay where mgw_fset_get put them until every send is done */
+    if (g->ring && uring_submit(g->ring, on_sent, g) < 0) {
+        log_warn("io_uring failed (%s): a send per monitor from now on", strerror(errno));
+        uring_close(g->ring);
+        g->ring = NULL;
     }
 }
 

@@ -15,6 +15,7 @@
 #include <event2/event.h>
 #include "log.h"
 #include "mgw.h"
+#include "uring.h"
 
 /* ---- per cycle ------------------------------------------------------------------------ */
 static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
@@ -174,12 +175,19 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
     rc = mgw_http_start(g);
     if (rc < 0)
         return rc;
+    g->ring = uring_open(1024, err, sizeof err);
+    if (g->ring)
+        log_debug("frames through io_uring");
+    else
+        log_debug("frames with a send per monitor: %s", err);
     atomic_store(&g->self->heartbeat_ns, shm_now_ns());
     return 0;
 }
 
 static void mgw_stop(mgw_t *g)
 {
+    uring_close(g->ring);
+    g->ring = NULL;
     shm_gwloop_stop(&g->loop);
     mgw_http_stop(g);
     mgw_peer_close_all(g, 0);

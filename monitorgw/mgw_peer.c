@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
@@ -159,24 +160,29 @@ int mgw_peer_send(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
     return mgw_peer_send_raw(g, p, data, len);
 }
 
-int mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
+int mgw_peer_sent(mgw_t *g, mgw_peer_t *p, int res)
 {
-    if (p->dead)
-        return -1;
-    int rc = net_udp_send(p->fd, data, len);
-    if (rc == 0) {
+    if (res >= 0) {
         p->sent++;
         return 0;
     }
-    if (rc > 0) {
+    if (res == -EAGAIN || res == -EWOULDBLOCK || res == -ENOBUFS) {
         p->skipped++;
         if (p->slot >= 0)
             g->r->monitor[p->slot].skipped++;
         return 1;
     }
-    if (errno == ECONNREFUSED)
+    if (res == -ECONNREFUSED)
         p->dead = 1;
     return -1;
+}
+
+int mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
+{
+    if (p->dead)
+        return -1;
+    ssize_t n = send(p->fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+    return mgw_peer_sent(g, p, n >= 0 ? 0 : -errno);
 }
 
 /* ---- commands ------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "e2e_http.h"
 #include "e2e_runner.h"
 #include "shm.h"
 
@@ -171,44 +172,9 @@ void e2e_srv_clean(e2e_srv_t *p)
 }
 
 /* ---- HTTP --------------------------------------------------------------------------- */
-static int tcp_connect(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* read into buf until the connection closes or timeout_ms pass; the length */
-static size_t read_some(int fd, char *buf, size_t len, size_t have, int timeout_ms,
-                        const char *until)
-{
-    double end = e2e_now_ms() + timeout_ms;
-    while (have + 1 < len) {
-        buf[have] = '\0';
-        if (until && strstr(buf, until))
-            break;
-        int left = (int)(end - e2e_now_ms());
-        struct pollfd pf = { .fd = fd, .events = POLLIN };
-        if (left <= 0 || poll(&pf, 1, left) <= 0)
-            break;
-        ssize_t n = read(fd, buf + have, len - 1 - have);
-        if (n <= 0)
-            break;
-        have += (size_t)n;
-    }
-    buf[have] = '\0';
-    return have;
-}
-
 int e2e_http_get(int port, const char *path, char *buf, size_t len)
 {
-    int fd = tcp_connect(port);
+    int fd = e2e_tcp_connect(port);
     if (fd < 0)
         return -1;
     char req[512];
@@ -217,7 +183,7 @@ int e2e_http_get(int port, const char *path, char *buf, size_t len)
         close(fd);
         return -1;
     }
-    size_t got = read_some(fd, buf, len, 0, 3000, NULL);
+    size_t got = e2e_read_until(fd, buf, len, 0, 3000, NULL);
     close(fd);
     int code = -1;
     if (got < 12 || sscanf(buf, "HTTP/%*d.%*d %d", &code) != 1)
@@ -234,14 +200,14 @@ static struct { int fd; char buf[65536]; size_t len; } sse[SSE_MAX];
 
 int e2e_sse_open(int port, const char *path, const char *last_id)
 {
-    int fd = tcp_connect(port);
+    int fd = e2e_tcp_connect(port);
     if (fd < 0)
         return -1;
     char req[512], head[8192];
     int n = snprintf(req, sizeof req, "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n%s%s%s\r\n", path,
                      last_id ? "Last-Event-ID: " : "", last_id ? last_id : "",
                      last_id ? "\r\n" : "");
-    size_t got = write(fd, req, (size_t)n) == n ? read_some(fd, head, sizeof head, 0, 3000, "\r\n\r\n") : 0;
+    size_t got = write(fd, req, (size_t)n) == n ? e2e_read_until(fd, head, sizeof head, 0, 3000, "\r\n\r\n") : 0;
     char *body = got ? strstr(head, "\r\n\r\n") : NULL;
     int slot = -1;
     for (int i = 0; i < SSE_MAX && slot < 0; i++) {

@@ -16,56 +16,22 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "e2e_http.h"
+#include "e2e_lp.h"
 #include "e2e_trainer.h"
 
 static char buf[65536];
 
-/* a TCP port nobody listens on right now */
-static int free_tcp_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t l = sizeof a;
-    cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    getsockname(fd, (struct sockaddr *)&a, &l);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static int tcp_connect(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
-    return fd;
-}
-
 /* read from fd into buf until text appears or timeout_ms passes; bytes read */
 static size_t read_until(int fd, const char *text, size_t have, int timeout_ms)
 {
-    double end = e2e_now_ms() + timeout_ms;
-    while (e2e_now_ms() < end && have < sizeof buf - 1) {
-        buf[have] = '\0';
-        if (strstr(buf, text))
-            break;
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
-        if (n <= 0)
-            break;
-        have += (size_t)n;
-    }
-    buf[have] = '\0';
-    return have;
+    return e2e_read_until(fd, buf, sizeof buf, have, timeout_ms, text);
 }
 
 /* one HTTP request; the whole response in buf */
 static void http(int port, const char *req)
 {
-    int fd = tcp_connect(port);
+    int fd = e2e_tcp_connect(port);
     cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
     size_t n = read_until(fd, "\r\n\r\n", 0, 3000);
     read_until(fd, "\n)", n, 1000); /* the body: one s-expression line */
@@ -84,7 +50,7 @@ static void post_cmd(int port, const char *cmd, const char *token)
 static void start(e2e_server_t *s, int *hport, const char *delay)
 {
     static char a_port[64], a_delay[64];
-    *hport = free_tcp_port();
+    *hport = e2e_free_tcp_port();
     snprintf(a_port, sizeof a_port, "server::http_port=%d", *hport);
     snprintf(a_delay, sizeof a_delay, "server::http_delay=%s", delay);
     const char *args[] = { a_port, a_delay, "server::http_token=s3cret", "server::coach=true", NULL };
@@ -154,7 +120,7 @@ Test(browser, event_stream_delay_and_operator_token, .timeout = 60)
     post_cmd(hport, "(bogus)", "s3cret");
     cr_expect(strstr(buf, " 400 ") != NULL && strstr(buf, "(error illegal_command_form)"), "%.300s", buf);
     /* a viewer on the stream: before kick-off, time 0 (after the 10-cycle delay) */
-    int ev = tcp_connect(hport);
+    int ev = e2e_tcp_connect(hport);
     const char *get = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
     cr_assert_eq(write(ev, get, strlen(get)), (ssize_t)strlen(get));
     size_t got = read_until(ev, "data: {\"show\":{\"time\":0,", 0, 5000);

@@ -20,44 +20,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "e2e_http.h"
 #include "e2e_lp.h"
 #include "e2e_rcg.h"
 
 static char buf[1 << 18];
 
-static int tcp_connect(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
-    return fd;
-}
-
 /* read from fd into buf (after have bytes) until text appears or ms pass */
 static size_t read_until(int fd, const char *text, size_t have, int ms)
 {
-    double end = e2e_now_ms() + ms;
-    while (e2e_now_ms() < end && have < sizeof buf - 1) {
-        buf[have] = '\0';
-        if (strstr(buf, text))
-            break;
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
-        if (n <= 0)
-            break;
-        have += (size_t)n;
-    }
-    buf[have] = '\0';
-    return have;
+    return e2e_read_until(fd, buf, sizeof buf, have, ms, text);
 }
 
 /* one request (Connection: close): the whole response in buf */
 static void http(int port, const char *req)
 {
-    int fd = tcp_connect(port);
+    int fd = e2e_tcp_connect(port);
     cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
     read_until(fd, "\x01", 0, 1500); /* to the end: the server closes */
     close(fd);
@@ -84,7 +62,7 @@ static stream_t s;
 static void stream_open(int port)
 {
     const char *get = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    s.fd = tcp_connect(port);
+    s.fd = e2e_tcp_connect(port);
     s.len = s.pos = 0;
     cr_assert_eq(write(s.fd, get, strlen(get)), (ssize_t)strlen(get));
 }

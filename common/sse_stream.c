@@ -14,22 +14,28 @@ struct sse_viewer {
     struct evhttp_request *req;
     sse_stream_t          *s;
     sse_viewer_t          *prev, *next;
+    int                    chunked;    /* the reply is HTTP/1.1 chunked */
 };
 
 sse_ev_t *sse_ev_new(uint64_t id, const char *json, size_t len)
 {
-    char head[40];
+    char head[40], frame[24];
     int n = id ? snprintf(head, sizeof head, "id: %llu\ndata: ", (unsigned long long)id)
                : snprintf(head, sizeof head, "data: ");
-    sse_ev_t *e = malloc(sizeof *e + (size_t)n + len + 2);
+    size_t text_len = (size_t)n + len + 2;
+    int f = snprintf(frame, sizeof frame, "%zx\r\n", text_len);
+    sse_ev_t *e = malloc(sizeof *e + (size_t)f + text_len + 2);
     if (!e)
         return NULL;
     e->refs = 1;
-    e->json = (size_t)n;
-    memcpy(e->data, head, (size_t)n);
-    memcpy(e->data + n, json, len);
-    memcpy(e->data + n + len, "\n\n", 2);
-    e->len = (size_t)n + len + 2;
+    e->text = (size_t)f;
+    e->text_len = text_len;
+    e->json = (size_t)f + (size_t)n;
+    memcpy(e->data, frame, (size_t)f);
+    memcpy(e->data + e->text, head, (size_t)n);
+    memcpy(e->data + e->json, json, len);
+    memcpy(e->data + e->json + len, "\n\n\r\n", 4);
+    e->len = (size_t)f + text_len + 2;
     return e;
 }
 
@@ -90,6 +96,8 @@ sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req)
     s->head = v;
     s->n++;
     evhttp_send_reply_start(req, HTTP_OK, "OK");
+    const char *te = evhttp_find_header(out, "Transfer-Encoding");
+    v->chunked = te && strcmp(te, "chunked") == 0;
     evhttp_connection_set_closecb(evhttp_request_get_connection(req), viewer_closed, v);
     struct evbuffer *b = evbuffer_new();
     if (b) {
@@ -105,19 +113,22 @@ int sse_viewer_send(sse_viewer_t *v, sse_ev_t *e)
     sse_stream_t *s = v->s;
     struct evhttp_connection *conn = evhttp_request_get_connection(v->req);
     struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent(conn) : NULL;
-    if (!bev || (s->max_queued > 0
-                 && evbuffer_get_length(bufferevent_get_output(bev)) > s->max_queued)) {
+    struct evbuffer *out = bev ? bufferevent_get_output(bev) : NULL;
+    if (!out || (s->max_queued > 0 && evbuffer_get_length(out) > s->max_queued)) {
         s->skipped++;
         return 1;
     }
-    struct evbuffer *b = evbuffer_new();
-    if (!b)
-        return 1;
+    /* straight into the connection's output, by reference: the chunk as it is for a
+     * chunked reply, the bare text otherwise (the bufferevent writes it out as for
+     * evhttp's own chunks) */
+    const char *d = v->chunked ? e->data : e->data + e->text;
+    size_t n = v->chunked ? e->len : e->text_len;
     e->refs++;
-    if (evbuffer_add_reference(b, e->data, e->len, ev_release, e) < 0)
+    if (evbuffer_add_reference(out, d, n, ev_release, e) < 0) {
         sse_ev_unref(e);
-    evhttp_send_reply_chunk(v->req, b);
-    evbuffer_free(b);
+        s->skipped++;
+        return 1;
+    }
     return 0;
 }
 
@@ -142,7 +153,7 @@ void sse_page_reply(struct evhttp_request *req, const char *page, const sse_ev_t
     }
     const char *at = strstr(page, SSE_PAGE_MARKER);
     if (at && e) {
-        const char *json = e->data + e->json, *end = e->data + e->len - 2;
+        const char *json = e->data + e->json, *end = e->data + e->text + e->text_len - 2;
         evbuffer_add(b, page, (size_t)(at - page));
         const char *p = json;
         while (p < end) { /* runs up to each "</", then "<\" and the run goes on at "/" */

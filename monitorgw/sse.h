@@ -16,7 +16,7 @@
 struct event_base;
 typedef struct sse sse_t;
 
-#define SSE_MAX_QUEUED (256 * 1024)   /* bytes a viewer may have unsent */
+#define SSE_MAX_QUEUED (64 * 1024)   /* bytes a viewer may have unsent */
 #define SSE_MAX_DELAY  6000           /* frames of broadcast delay (10 min of play) */
 #define SSE_CMD_MAX    256            /* longest command body */
 

@@ -58,18 +58,23 @@ static void srv_stop(srv_t *v)
     event_base_free(v->base);
 }
 
-/* a non-blocking client that has sent "GET path" */
-static int client(const srv_t *v, const char *path)
+/* a non-blocking client that has sent "GET path HTTP/1.1" (or 1.0) */
+static int client_v(const srv_t *v, const char *path, int minor)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)v->port) };
     inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
     cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
     char req[128];
-    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.%d\r\nHost: x\r\n\r\n", path, minor);
     cr_assert_eq(write(fd, req, (size_t)n), n);
     fcntl(fd, F_SETFL, O_NONBLOCK);
     return fd;
+}
+
+static int client(const srv_t *v, const char *path)
+{
+    return client_v(v, path, 1);
 }
 
 /* run the loop and read fd into buf until want appears (or 2 s pass); 1 if it did */
@@ -96,15 +101,20 @@ Test(sse_stream, event_text)
 {
     sse_ev_t *e = sse_ev_new(0, "{\"a\":1}", 7);
     cr_assert(e);
-    cr_expect_eq(e->len, 15);
-    cr_expect_eq(memcmp(e->data, "data: {\"a\":1}\n\n", 15), 0);
-    cr_expect_eq(e->json, 6);
+    /* the text, and the same framed as an HTTP/1.1 chunk of 15 (0xf) bytes */
+    cr_expect_eq(e->text_len, 15);
+    cr_expect_eq(memcmp(e->data + e->text, "data: {\"a\":1}\n\n", 15), 0);
+    const char chunk[] = "f\r\ndata: {\"a\":1}\n\n\r\n";
+    cr_expect_eq(e->len, sizeof chunk - 1);
+    cr_expect_eq(memcmp(e->data, chunk, e->len), 0);
+    cr_expect_eq(memcmp(e->data + e->json, "{\"a\":1}", 7), 0);
     sse_ev_unref(e);
     e = sse_ev_new(12345678901ULL, "{}", 2);
     cr_assert(e);
     const char want[] = "id: 12345678901\ndata: {}\n\n";
-    cr_expect_eq(e->len, sizeof want - 1);
-    cr_expect_eq(memcmp(e->data, want, e->len), 0);
+    cr_expect_eq(e->text_len, sizeof want - 1);
+    cr_expect_eq(memcmp(e->data + e->text, want, e->text_len), 0);
+    cr_expect_eq(memcmp(e->data, "1a\r\n", 4), 0);
     cr_expect_eq(memcmp(e->data + e->json, "{}", 2), 0);
     sse_ev_unref(e);
 }
@@ -126,8 +136,11 @@ Test(sse_stream, viewers_get_events_and_leave, .timeout = 10)
     sse_stream_send(&v.s, b);
     sse_ev_unref(a); /* the connection holds its own references until sent */
     sse_ev_unref(b);
-    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "id: 2\ndata: {\"t\":2}\n\n"), "%s", buf);
-    char *first = strstr(buf, "data: {\"t\":1}\n\n"), *second = strstr(buf, "id: 2\n");
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "id: 2\ndata: {\"t\":2}\n\n\r\n"), "%s", buf);
+    /* HTTP/1.1: each event one chunk, its length in hex before it */
+    char *first = strstr(buf, "\r\nf\r\ndata: {\"t\":1}\n\n\r\n");
+    char *second = strstr(buf, "\r\n15\r\nid: 2\ndata: {\"t\":2}\n\n\r\n");
+    cr_expect(strstr(buf, "Transfer-Encoding: chunked"), "%s", buf);
     cr_expect(first && second && first < second, "%s", buf);
     cr_expect_eq(v.s.skipped, 0);
 
@@ -137,6 +150,24 @@ Test(sse_stream, viewers_get_events_and_leave, .timeout = 10)
         usleep(1000);
     }
     cr_expect_eq(v.s.n, 0);
+    srv_stop(&v);
+}
+
+Test(sse_stream, http_1_0_viewers_get_bare_events, .timeout = 10)
+{
+    srv_t v;
+    srv_start(&v);
+    char buf[8192];
+    size_t len = 0;
+    int fd = client_v(&v, "/events", 0);
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    cr_expect_null(strstr(buf, "chunked"), "%s", buf);
+    sse_ev_t *a = sse_ev_new(5, "{\"t\":5}", 7);
+    sse_stream_send(&v.s, a);
+    sse_ev_unref(a);
+    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "{\"t\":5}\n\n"), "%s", buf);
+    cr_expect(strstr(buf, "\r\n\r\nretry: 1000\n\nid: 5\ndata: {\"t\":5}\n\n"), "%s", buf);
+    close(fd);
     srv_stop(&v);
 }
 

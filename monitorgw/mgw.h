@@ -27,7 +27,8 @@ struct mgw_status;
 struct evhttp;
 
 #define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
-#define MGW_POLL_MS        10     /* hand-over rings (also woken by netgw) and heartbeat */
+#define MGW_POLL_MS        50     /* hand-over rings (a fallback: netgw wakes monitorgw at
+                                     once) and heartbeat */
 #define MGW_ATTACH_WAIT_MS 5000
 #define MGW_NVER           (DISPINIT_MAX_VERSION + 1) /* index 0 = JSON (-1), 1..5 */
 #define MGW_NLEVEL         10     /* zlib levels 0..9 */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "e2e_browser.h"
 #include "e2e_http.h"
 #include "e2e_lp.h"
 #include "e2e_trainer.h"
@@ -76,19 +77,10 @@ Test(browser, page_draws_players_and_ball_where_the_snapshot_puts_them, .timeout
     cr_assert_eq(e2e_trainer_move_player(&t, "TeamB", 1, 30, 20, 90, 0, 0), 0);
     e2e_world_t w;
     cr_assert_eq(e2e_trainer_wait_cycles(&t, 2, &w), 0);
-    char cmd[1024], out[300];
-    snprintf(out, sizeof out, "%s/dom.html", s.dir);
-    snprintf(cmd, sizeof cmd,
-             "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-             "--disable-background-networking --disable-component-update --disable-sync "
-             "--user-data-dir=%s/chromium --timeout=3000 --dump-dom http://127.0.0.1:%d/ "
-             ">%s 2>/dev/null", s.dir, hport, out);
-    cr_assert_eq(system(cmd), 0, "chromium (scripts/install-deps.sh installs it)");
-    FILE *f = fopen(out, "r");
-    cr_assert_not_null(f);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", hport);
+    cr_assert_eq(e2e_chromium_dom(s.dir, url, "--timeout=3000", buf, sizeof buf), 0,
+                 "chromium (scripts/install-deps.sh installs it)");
     const char *state = strstr(buf, "<pre id=\"state\">");
     cr_assert_not_null(state, "the page: %.300s", buf);
     /* what the page drew: positions from the frame, pixel colour checked on the canvas */

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "e2e_browser.h"
 #include "e2e_http.h"
 #include "e2e_lp.h"
 #include "e2e_rcg.h"
@@ -213,19 +214,10 @@ Test(logplayer_page, token_guards_the_controls, .timeout = 60)
  * the page's record of what it drew (<pre id="state">) into buf */
 static const char *browse(const e2e_rec_t *r, int port, const char *controls)
 {
-    char cmd[2048], out[600];
-    snprintf(out, sizeof out, "%s/dom.html", r->d.dir);
-    snprintf(cmd, sizeof cmd,
-             "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-             "--disable-background-networking --disable-component-update --disable-sync "
-             "--user-data-dir=%s/chromium --virtual-time-budget=8000 --dump-dom "
-             "'http://127.0.0.1:%d/?do=%s,close' >%s 2>/dev/null", r->d.dir, port, controls, out);
-    cr_assert_eq(system(cmd), 0, "chromium (scripts/install-deps.sh installs it)");
-    FILE *f = fopen(out, "r");
-    cr_assert_not_null(f);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
+    char url[512];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/?do=%s,close", port, controls);
+    cr_assert_eq(e2e_chromium_dom(r->d.dir, url, "--virtual-time-budget=8000", buf, sizeof buf),
+                 0, "chromium (scripts/install-deps.sh installs it)");
     cr_assert_not_null(strstr(buf, "data-done=\"1\""), "the controls were clicked: %.300s",
                        strstr(buf, "<div id=\"replay\"") ? strstr(buf, "<div id=\"replay\"") : buf);
     const char *state = strstr(buf, "<pre id=\"state\">");

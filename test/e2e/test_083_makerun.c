@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "e2e_browser.h"
 #include "e2e_png.h"
 #include "e2e_proc.h"
 
@@ -202,34 +203,11 @@ static int gone(pid_t pid)
 
 /* -------- the page -------- */
 
-/* headless Chromium on url: mode "dump-dom" writes the page's DOM to out, "screenshot"
- * a PNG of a 1200 x 900 window to out; system()'s status */
-static int chromium(const char *mode, const char *out, const char *url)
-{
-    char cmd[2048];
-    int dump = strcmp(mode, "dump-dom") == 0;
-    snprintf(cmd, sizeof cmd,
-             "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic "
-             "--no-first-run --disable-background-networking --disable-component-update "
-             "--disable-sync --user-data-dir=%s/chromium --window-size=1200,900 "
-             "--timeout=3000 --%s%s%s %s >%s 2>/dev/null", dir, mode, dump ? "" : "=",
-             dump ? "" : out, url, dump ? out : "/dev/null");
-    return system(cmd);
-}
-
 /* the page's state record (<pre id="state">) into buf; 0 or -1 */
 static int page_state(const char *url)
 {
-    char out[300];
-    snprintf(out, sizeof out, "%s/dom.html", dir);
-    if (chromium("dump-dom", out, url) != 0)
+    if (e2e_chromium_dom(dir, url, "--timeout=3000", buf, sizeof buf) != 0)
         return -1;
-    FILE *f = fopen(out, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     return strstr(buf, "<pre id=\"state\">") ? 0 : -1;
 }
 
@@ -440,9 +418,9 @@ Test(makerun, browser_shows_a_live_match_and_ctrl_c_stops_everything, .timeout =
     char shot1[300], shot2[300];
     snprintf(shot1, sizeof shot1, "%s/shot1.png", dir);
     snprintf(shot2, sizeof shot2, "%s/shot2.png", dir);
-    cr_assert_eq(chromium("screenshot", shot1, url), 0, "chromium --screenshot");
+    cr_assert_eq(e2e_chromium_shot(dir, url, shot1), 0, "chromium --screenshot");
     usleep(1500000);
-    cr_assert_eq(chromium("screenshot", shot2, url), 0, "chromium --screenshot");
+    cr_assert_eq(e2e_chromium_shot(dir, url, shot2), 0, "chromium --screenshot");
     int na = check_shot(shot1, a, 64), nb = check_shot(shot2, b, 64);
     cr_expect_geq(moved(a, na, b, nb), 3, "the second screenshot shows the same picture");
     cr_assert_eq(page_state(url), 0);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "e2e.h"
 #include "e2e3d.h"
+#include "e2e_browser.h"
 
 static char buf[1 << 16], rbuf[1 << 16];
 
@@ -85,19 +86,9 @@ Test(browser3d, page_stream_and_drawing, .timeout = 60)
     http_get(hport, "/nothing", "404", 3000);
     cr_expect(strstr(buf, "404") != NULL);
     /* what the page draws */
-    char cmd[2048], out[600];
-    snprintf(out, sizeof out, "%s/dom.html", s.dir);
-    snprintf(cmd, sizeof cmd,
-             "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-             "--disable-background-networking --disable-component-update --disable-sync "
-             "--user-data-dir=%s/chromium --timeout=3000 --dump-dom http://127.0.0.1:%d/ "
-             ">%s 2>/dev/null", s.dir, hport, out);
-    cr_assert_eq(system(cmd), 0, "chromium");
-    FILE *f = fopen(out, "r");
-    cr_assert(f);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", hport);
+    cr_assert_eq(e2e_chromium_dom(s.dir, url, "--timeout=3000", buf, sizeof buf), 0, "chromium");
     cr_expect(strstr(buf, "ball 10.00 5.00 1.50 drawn true") != NULL, "the ball, lifted: %.3000s", buf);
     cr_expect(strstr(buf, "robot 0 4 -20.00 10.00 drawn true") != NULL, "the robot");
     close(t);

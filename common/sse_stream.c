@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include "sse_stream.h"
@@ -142,6 +144,59 @@ void sse_stream_clear(sse_stream_t *s)
 {
     while (s->head)
         viewer_unlink(s->head);
+    if (s->due_ev)
+        event_free(s->due_ev);
+    s->due_ev = NULL;
+    sse_ev_unref(s->kept);
+    s->kept = NULL;
+}
+
+/* ---- the live view's rate limit ------------------------------------------------------- */
+static int64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void send_kept(sse_stream_t *s)
+{
+    sse_ev_t *e = s->kept;
+    s->kept = NULL;
+    s->last_ms = mono_ms();
+    sse_stream_send(s, e);
+    sse_ev_unref(e);
+}
+
+static void on_due(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    send_kept(arg);
+}
+
+int sse_stream_throttle(sse_stream_t *s, struct event_base *base, int gap_ms)
+{
+    s->gap_ms = gap_ms > 0 ? gap_ms : 0;
+    if (s->gap_ms > 0 && !s->due_ev && !(s->due_ev = evtimer_new(base, on_due, s)))
+        return -1;
+    return 0;
+}
+
+void sse_stream_offer(sse_stream_t *s, sse_ev_t *e)
+{
+    int64_t wait = s->gap_ms > 0 && s->due_ev ? s->last_ms + s->gap_ms - mono_ms() : 0;
+    e->refs++;
+    sse_ev_unref(s->kept);
+    s->kept = e;
+    if (wait <= 0) {
+        if (s->due_ev)
+            event_del(s->due_ev);
+        send_kept(s);
+    } else if (!evtimer_pending(s->due_ev, NULL)) {
+        struct timeval tv = { (time_t)(wait / 1000), (suseconds_t)(wait % 1000) * 1000 };
+        evtimer_add(s->due_ev, &tv);
+    }
 }
 
 void sse_page_reply(struct evhttp_request *req, const char *page, const sse_ev_t *e)

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 struct evhttp_request;
+struct event;
+struct event_base;
 
 #define SSE_RETRY_MS    1000             /* the "retry:" a new viewer is told (ms) */
 #define SSE_PAGE_MARKER "/*FRAME*/null"  /* where a page takes its first frame */
@@ -36,6 +38,11 @@ typedef struct sse_stream {
     int           n;            /* viewers */
     size_t        max_queued;   /* a viewer with more bytes unsent skips events; 0: never */
     uint64_t      skipped;      /* events viewers skipped */
+    /* sse_stream_offer's rate limit (sse_stream_throttle) */
+    int           gap_ms;       /* at least this long between two offered events sent */
+    struct event *due_ev;       /* when the kept one goes */
+    sse_ev_t     *kept;         /* the newest offered event not sent yet */
+    int64_t       last_ms;      /* when an offered event was last sent (monotonic) */
 } sse_stream_t;
 
 /* A new event holding one reference (the caller's); NULL when out of memory. */
@@ -50,8 +57,17 @@ sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req);
 int  sse_viewer_send(sse_viewer_t *v, sse_ev_t *e);
 /* e to every viewer */
 void sse_stream_send(sse_stream_t *s, sse_ev_t *e);
-/* Forget every viewer, after evhttp_free has closed their connections. */
+/* Forget every viewer, after evhttp_free has closed their connections (and the
+ * throttle's timer and kept event). */
 void sse_stream_clear(sse_stream_t *s);
+
+/* Frames to a live view, at most one per gap_ms: sse_stream_offer sends e to every
+ * viewer when the last offered event went at least gap_ms ago, else keeps it (in place
+ * of one kept before: only the newest is worth showing) and sends it when the time is
+ * up, so the last frame is never lost. sse_stream_throttle sets it up on base; 0, or -1
+ * when out of memory. Without it (gap 0), offer is send. */
+int  sse_stream_throttle(sse_stream_t *s, struct event_base *base, int gap_ms);
+void sse_stream_offer(sse_stream_t *s, sse_ev_t *e);
 
 /* Reply to req with page (NUL-terminated, text/html, no-cache), the JSON of e (if e) in
  * place of its first SSE_PAGE_MARKER so the page draws at once; "</" in the JSON is

@@ -56,7 +56,8 @@ int mgw_http_start(mgw_t *g)
     if (port == 0) /* off; -1: a free port (mgw_status.c) */
         return 0;
     sse_opts_t o = { conf_str(&g->conf, SP_bind_address), mgw_status_port(g, port),
-                     conf_int(&g->conf, SP_http_delay), mgw_page_html, on_cmd, g, http_admit };
+                     conf_int(&g->conf, SP_http_delay), mgw_page_html, on_cmd, g, http_admit,
+                     SSE_LIVE_FRAME_MS };
     if (!(g->http = sse_start(g->base, &o, err, sizeof err))) {
         int e = errno;
         log_err("%s", err);

@@ -180,7 +180,7 @@ sse_t *sse_start(struct event_base *base, const sse_opts_t *o, char *err, size_t
         return NULL;
     }
     h->resume_ev = evtimer_new(base, on_resume, h);
-    if (!h->resume_ev) {
+    if (!h->resume_ev || sse_stream_throttle(&h->viewers, base, o->min_frame_ms) < 0) {
         snprintf(err, errlen, "out of memory");
         sse_stop(h);
         return NULL;
@@ -252,7 +252,7 @@ void sse_frame(sse_t *h, const char *json, size_t len)
     h->nframes++;
     sse_ev_t *cur = frame_current(h);
     if (cur)
-        sse_stream_send(&h->viewers, cur);
+        sse_stream_offer(&h->viewers, cur);
 }
 
 void sse_status(sse_t *h, const char *json, size_t len)

@@ -38,7 +38,13 @@ typedef struct sse_opts {
     sse_cmd_fn  on_cmd;
     void       *arg;
     sse_admit_fn admit;     /* NULL: every viewer is taken */
+    int         min_frame_ms; /* frames to viewers at most this often (a frame that comes
+                                 sooner waits, the newest of them is sent when the time
+                                 is up); 0: every frame at once */
 } sse_opts_t;
+
+#define SSE_LIVE_FRAME_MS 20  /* a live match's viewers: 50 frames a second at most (a
+                                 page draws no faster; synch mode makes thousands) */
 
 #define SSE_RESUME_MS  1000           /* accepting paused after descriptors ran out */
 

@@ -202,6 +202,16 @@ Test(sse_stream, a_viewer_that_does_not_read_skips, .timeout = 10)
     srv_stop(&v);
 }
 
+/* {"f":i} offered to the stream's viewers */
+static void offer_frame(srv_t *v, int i)
+{
+    char json[32];
+    snprintf(json, sizeof json, "{\"f\":%d}", i);
+    sse_ev_t *e = sse_ev_new(0, json, strlen(json));
+    sse_stream_offer(&v->s, e);
+    sse_ev_unref(e);
+}
+
 Test(sse_stream, offered_frames_at_most_one_per_gap_and_the_newest_last, .timeout = 10)
 {
     srv_t v;
@@ -211,13 +221,8 @@ Test(sse_stream, offered_frames_at_most_one_per_gap_and_the_newest_last, .timeou
     size_t len = 0;
     int fd = client(&v, "/events");
     cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
-    char json[32];
-    for (int i = 1; i <= 4; i++) { /* four frames at once: the first now, the fourth later */
-        snprintf(json, sizeof json, "{\"f\":%d}", i);
-        sse_ev_t *e = sse_ev_new(0, json, strlen(json));
-        sse_stream_offer(&v.s, e);
-        sse_ev_unref(e);
-    }
+    for (int i = 1; i <= 4; i++) /* four frames at once: the first now, the fourth later */
+        offer_frame(&v, i);
     cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "{\"f\":4}"), "%s", buf);
     cr_expect(strstr(buf, "{\"f\":1}"), "%s", buf);
     cr_expect_null(strstr(buf, "{\"f\":2}"), "%s", buf);
@@ -225,12 +230,8 @@ Test(sse_stream, offered_frames_at_most_one_per_gap_and_the_newest_last, .timeou
     cr_expect(strstr(buf, "{\"f\":1}") < strstr(buf, "{\"f\":4}"), "%s", buf);
     /* without a limit every offered frame goes at once */
     cr_assert_eq(sse_stream_throttle(&v.s, v.base, 0), 0);
-    for (int i = 5; i <= 6; i++) {
-        snprintf(json, sizeof json, "{\"f\":%d}", i);
-        sse_ev_t *e = sse_ev_new(0, json, strlen(json));
-        sse_stream_offer(&v.s, e);
-        sse_ev_unref(e);
-    }
+    for (int i = 5; i <= 6; i++)
+        offer_frame(&v, i);
     cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "{\"f\":6}"), "%s", buf);
     cr_expect(strstr(buf, "{\"f\":5}"), "%s", buf);
     close(fd);

@@ -1,7 +1,8 @@
 /* mgw3d_http.c -- the 3D browser view: rcss3d-monitorgw serves HTTP (libevent evhttp)
  * on server::http_port when it is set. GET / is the page (mgw3d_page.html, in the
  * binary: a top view of the field with the robots' and the ball's heights); GET /events
- * a server-sent-events stream with one JSON frame per Info step (mgw3d_encode_json).
+ * a server-sent-events stream with one JSON frame per Info step (mgw3d_encode_json), at
+ * most 50 a second (sse_stream_offer: the newest when due).
  * A frame is encoded once and shared by reference between the viewers' connections; a
  * viewer with more than MGW3D_HTTP_QUEUED bytes unsent skips frames. View only: the
  * commands are the monitor port's. */
@@ -14,7 +15,9 @@
 #include "net_tcp.h"
 #include "sse_stream.h"
 
-#define MGW3D_HTTP_QUEUED (256 * 1024)
+#define MGW3D_HTTP_QUEUED   (256 * 1024)
+#define MGW3D_HTTP_FRAME_MS 20      /* at most 50 frames a second to a page (a fast run
+                                       makes many more; the newest goes when due) */
 
 typedef struct mgw3d_http {
     struct evhttp *http;
@@ -55,6 +58,8 @@ int mgw3d_http_start(mgw3d_t *g)
         return -1;
     g->http = h;
     h->viewers.max_queued = MGW3D_HTTP_QUEUED;
+    if (sse_stream_throttle(&h->viewers, g->base, MGW3D_HTTP_FRAME_MS) < 0)
+        return -1;
     h->http = evhttp_new(g->base);
     int fd = net_tcp_listen(conf3d_str(&g->conf, P3_bind_address), port, 64, err, sizeof err);
     if (!h->http || fd < 0) {
@@ -83,7 +88,7 @@ void mgw3d_http_frame(mgw3d_t *g)
     sse_ev_t *f = sse_ev_new(0, h->json, (size_t)n);
     if (!f)
         return;
-    sse_stream_send(&h->viewers, f);
+    sse_stream_offer(&h->viewers, f);
     sse_ev_unref(h->last);
     h->last = f;
 }

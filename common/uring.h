@@ -29,7 +29,8 @@ void     uring_send(uring_t *u, int fd, const void *data, size_t len, uint64_t t
                     uring_done_fn done, void *arg);
 /* Submit what is queued, in queue order (a socket's datagrams go out in the order they
  * were queued), wait for every result and pass each to done (NULL: ignored). The number
- * of sends submitted, or -1 with errno when the system call failed (nothing was sent). */
+ * of sends submitted, or -1 with errno when the system call failed and the ring is no
+ * use any more (some of the sends may have gone out; close it). */
 int      uring_submit(uring_t *u, uring_done_fn done, void *arg);
 /* sends queued and not submitted yet */
 unsigned uring_pending(const uring_t *u);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
@@ -181,8 +180,7 @@ int mgw_peer_send_raw(mgw_t *g, mgw_peer_t *p, const void *data, size_t len)
 {
     if (p->dead)
         return -1;
-    ssize_t n = send(p->fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-    return mgw_peer_sent(g, p, n >= 0 ? 0 : -errno);
+    return mgw_peer_sent(g, p, net_udp_send(p->fd, data, len) == 0 ? 0 : -errno);
 }
 
 /* ---- commands ------------------------------------------------------------------------- */

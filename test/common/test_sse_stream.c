@@ -97,6 +97,15 @@ static int pump_until(srv_t *v, int fd, char *buf, size_t cap, size_t *len, cons
     }
 }
 
+/* a viewer of /events (HTTP/1.minor) once the stream has started: its socket; what it
+ * read so far in buf (len bytes) */
+static int viewer(srv_t *v, int minor, char *buf, size_t cap, size_t *len)
+{
+    int fd = client_v(v, "/events", minor);
+    cr_assert(pump_until(v, fd, buf, cap, len, "retry: 1000\n\n"), "%s", buf);
+    return fd;
+}
+
 Test(sse_stream, event_text)
 {
     sse_ev_t *e = sse_ev_new(0, "{\"a\":1}", 7);
@@ -125,8 +134,7 @@ Test(sse_stream, viewers_get_events_and_leave, .timeout = 10)
     srv_start(&v);
     char buf[8192];
     size_t len = 0;
-    int fd = client(&v, "/events");
-    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    int fd = viewer(&v, 1, buf, sizeof buf, &len);
     cr_expect(strstr(buf, "Content-Type: text/event-stream"), "%s", buf);
     cr_expect(strstr(buf, "Access-Control-Allow-Origin: *"), "%s", buf);
     cr_expect_eq(v.s.n, 1);
@@ -159,8 +167,7 @@ Test(sse_stream, http_1_0_viewers_get_bare_events, .timeout = 10)
     srv_start(&v);
     char buf[8192];
     size_t len = 0;
-    int fd = client_v(&v, "/events", 0);
-    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    int fd = viewer(&v, 0, buf, sizeof buf, &len);
     cr_expect_null(strstr(buf, "chunked"), "%s", buf);
     sse_ev_t *a = sse_ev_new(5, "{\"t\":5}", 7);
     sse_stream_send(&v.s, a);
@@ -178,8 +185,7 @@ Test(sse_stream, a_viewer_that_does_not_read_skips, .timeout = 10)
     v.s.max_queued = 1000;
     char buf[8192];
     size_t len = 0;
-    int fd = client(&v, "/events");
-    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    int fd = viewer(&v, 1, buf, sizeof buf, &len);
     static char big[4000];
     memset(big, 'x', sizeof big);
     big[0] = '"';
@@ -219,8 +225,7 @@ Test(sse_stream, offered_frames_at_most_one_per_gap_and_the_newest_last, .timeou
     cr_assert_eq(sse_stream_throttle(&v.s, v.base, 300), 0);
     char buf[8192];
     size_t len = 0;
-    int fd = client(&v, "/events");
-    cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "retry: 1000\n\n"), "%s", buf);
+    int fd = viewer(&v, 1, buf, sizeof buf, &len);
     for (int i = 1; i <= 4; i++) /* four frames at once: the first now, the fourth later */
         offer_frame(&v, i);
     cr_assert(pump_until(&v, fd, buf, sizeof buf, &len, "{\"f\":4}"), "%s", buf);

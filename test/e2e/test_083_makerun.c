@@ -256,6 +256,26 @@ static void canvas_box(const e2e_png_t *img, int *x0, int *y0, int *x1, int *y1)
             }
 }
 
+/* another player's stamina bar, number or outline drawn across a disc cuts it in pieces
+ * whose centres lie about one radius (1.1 m) apart. Merges such pieces (merging two
+ * players that close only lowers the count, which check_shot allows for); returns the
+ * new count. */
+static int merge_pieces(blob_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double dx = b[i].x - b[j].x, dy = b[i].y - b[j].y;
+            if (b[i].colour != b[j].colour || dx * dx + dy * dy > 1.3 * 1.3)
+                continue;
+            int m = b[i].n + b[j].n;
+            b[i].x = (b[i].x * b[i].n + b[j].x * b[j].n) / m;
+            b[i].y = (b[i].y * b[i].n + b[j].y * b[j].n) / m;
+            b[i].n = m;
+            b[j--] = b[--n];
+        }
+    return n;
+}
+
 /* the connected areas (4-neighbours) of each player colour on the canvas */
 static int find_blobs(const e2e_png_t *img, blob_t *out, int max)
 {
@@ -301,7 +321,7 @@ static int find_blobs(const e2e_png_t *img, blob_t *out, int max)
         }
     free(seen);
     free(stack);
-    return n;
+    return merge_pieces(out, n);
 }
 
 /* what a match on the screen looks like: both teams there, each goalie in its own half,

@@ -103,6 +103,16 @@ static const char *port_playmode(ngw_t *g)
     return n[0] ? n : "before_kick_off";
 }
 
+/* Synch mode: a player just became ACTIVE; wake the sim if it is pacing an idle cycle
+ * (nobody to wait for), so that it steps at once and the player's first (think) comes
+ * the cycle after its init, as with the reference, whose next step follows the init
+ * (a trainer that connects with it and starts the match then finds it thinking) */
+static void port_wake_synch(ngw_t *g)
+{
+    if (conf_bool(&g->conf, SP_synch_mode))
+        shm_sem_post(&g->r->hdr.done_sem);
+}
+
 /* a fresh player entry at idx for a client at from; its socket opened and the entry
  * ACTIVE, or -1 (entry left FREE). Table lock held. */
 static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int synch_see,
@@ -135,6 +145,7 @@ static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int sy
         return -1;
     e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    port_wake_synch(g);
     return 0;
 }
 
@@ -272,6 +283,7 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
     e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     g->cl[idx].generation = e->generation;
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
+    port_wake_synch(g);
     return idx;
 }
 

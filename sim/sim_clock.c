@@ -96,6 +96,29 @@ static void count_misses(sim_t *s, uint64_t step)
     }
 }
 
+/* Synch mode with nobody to wait for: pace like real time, but step at once when a
+ * client becomes active (netgw posts done_sem when it accepts a player), as the
+ * reference's step follows the inits it read: the player then thinks in the very next
+ * cycle, before a trainer's (change_mode) sent after the init takes effect. */
+static void wait_idle(sim_t *s, uint64_t step)
+{
+    shm_region_sh_t *r = s->shm.r;
+    int64_t until = s->last_step_ns + s->step_ns;
+    for (;;) {
+        sim_proc_reap(&s->proc);
+        int active = 0;
+        (void)sim_clock_all_done(r, step, &active);
+        int64_t now = shm_now_ns();
+        if (sim_stop_flag || active > 0 || now >= until)
+            return;
+        int64_t left = until - now < SIM_REAP_SLICE_NS ? until - now : SIM_REAP_SLICE_NS;
+        if (left < 1000000)
+            sleep_abs(now + left);
+        else
+            shm_sem_timedwait(&r->hdr.done_sem, (int)(left / 1000000));
+    }
+}
+
 static void wait_synch(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
@@ -107,8 +130,8 @@ static void wait_synch(sim_t *s)
         int done = sim_clock_all_done(r, step, &active);
         if (sim_stop_flag)
             return;
-        if (active == 0) { /* nobody to wait for: pace like real time */
-            sim_clock_wait_until(s, s->last_step_ns + s->step_ns);
+        if (active == 0) {
+            wait_idle(s, step);
             return;
         }
         if (done) {

@@ -51,6 +51,12 @@ int e2e_ls_open(e2e_ls_t *ls, const e2e_server_t *s, const char *const *team, in
         if (e2e_recv_prefix(ls->fd[i], "(init ", ls_buf, sizeof ls_buf, LS_WAIT_MS,
                             &ls->port[i]) <= 0)
             return -1;
+        /* the sim steps as soon as the first player joins and then waits for its (done):
+         * the others join in that cycle whatever the timing, so every run's command
+         * stream (and the world) is the same */
+        if (i == 0 && until_think(ls->fd[0], "(sense_body ", ls->sense[0],
+                                  sizeof ls->sense[0]) < 0)
+            return -1;
     }
     if (e2e_trainer_connect(&ls->t, s, 19) < 0)
         return -1;

@@ -168,3 +168,39 @@ Test(connect, init_port_from_connected_clients, .timeout = 60)
     e2e_pl_close(&p7);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
+
+/* Synch mode, nobody connected yet: the reference's step follows the inits it read, so a
+ * player's first (think) comes at time 0, before a trainer's (change_mode play_on) sent
+ * right after the init reply takes effect; its first command acts in the step 0 -> 1.
+ * (The sim paces idle cycles at 100 ms; it now steps at once when a player joins.) */
+Test(connect, synch_first_think_before_a_kick_off_sent_after_init, .timeout = 60)
+{
+    static const char *const args[] = { "server::synch_mode=true", "server::coach=true", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    e2e_trainer_t t;
+    cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0); /* eye off: not waited for */
+    usleep(250000);                                    /* the sim paces idle cycles */
+    e2e_pl_t p;
+    join(&p, &s, "(init Early (version 19))", "(init l 1 before_kick_off)");
+    /* a script's answer takes a moment; 20 ms leave the woken sim time to step on a
+     * loaded machine (before the fix the kick-off came first whenever more than 20 ms of
+     * the idle cycle were left: four times in five) */
+    usleep(20000);
+    cr_assert_eq(e2e_trainer_change_mode(&t, "play_on"), 0);
+    cr_assert_gt(e2e_pl_wait(&p, "(think)", buf, sizeof buf, 3000), 0);
+    int from = 0;
+    const char *sb = NULL, *m;
+    while ((m = e2e_pl_find(&p, "(sense_body ", &from)) != NULL)
+        sb = m, from++;
+    cr_assert_not_null(sb, "a sense_body before the first (think)");
+    cr_expect_eq(strncmp(sb, "(sense_body 0 ", 14), 0, "first think at time 0: %.40s", sb);
+    e2e_pl_clear(&p);
+    e2e_pl_send(&p, "(dash 100)");
+    e2e_pl_send(&p, "(done)");
+    cr_assert_gt(e2e_pl_wait(&p, "(sense_body 1 ", buf, sizeof buf, 3000), 0);
+    cr_expect_neq(strstr(buf, "(dash 1)"), NULL, "the dash acted in the step 0 -> 1: %s", buf);
+    e2e_trainer_close(&t);
+    e2e_pl_close(&p);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

@@ -130,7 +130,11 @@ Test(runner_synch_miss, wait_never_steps_without_the_slow_client, .timeout = 120
     int http = e2e_runner_http_port(s.shm_name);
     pl_t a, b;
     join(&a, &s, "A");
+    /* the sim steps as soon as A joins and then waits for A's (done): B joins in that
+     * cycle, and from the next one on both are waited for */
+    cr_assert(think(&a, 5000));
     join(&b, &s, "B");
+    done(&a);
     for (int k = 0; k < 3; k++) { /* in step */
         cr_assert(think(&a, 5000));
         cr_assert(think(&b, 5000));

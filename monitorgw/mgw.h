@@ -255,6 +255,10 @@ void mgw_status_bound(mgw_t *g, int port);
 int  mgw_status_start(mgw_t *g, struct evhttp *http);
 /* After evhttp_free. */
 void mgw_status_stop(mgw_t *g);
+/* Hand the runner events the sim wrote since the last call to /match/events (nothing
+ * without an HTTP port). Called with each snapshot and on the loop's beat, as the end
+ * event comes after the last snapshot. */
+void mgw_status_poll(mgw_t *g);
 /* The page (monitorgw/mgw_page.html, in the binary) */
 extern const char mgw_page_html[];
 

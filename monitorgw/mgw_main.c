@@ -87,6 +87,7 @@ static void on_cycle(mgw_t *g)
     shm_snap_follow(g->r, &g->last_step, MGW_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_cb, g);
     atomic_store(&g->self->last_step, g->last_step);
+    mgw_status_poll(g);
     mgw_peer_reap(g);
 }
 
@@ -112,6 +113,7 @@ static int on_poll(void *arg)
 {
     mgw_t *g = arg;
     drain_requests(g);
+    mgw_status_poll(g);
     mgw_peer_reap(g);
     mgw_peer_note_idle(g);
     return shm_gateway_sim_alive(g->r);

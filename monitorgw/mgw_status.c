@@ -22,11 +22,9 @@
 #include "sse_stream.h"
 
 #define MGW_ST_BACKLOG   256      /* runner events kept for Last-Event-ID */
-#define MGW_ST_POLL_MS   10       /* the event ring is read this often */
 
 typedef struct mgw_status {
     mgw_t        *g;
-    struct event *poll_ev;
     uint64_t      cursor;          /* next event sequence to read */
     shm_text_t    part;            /* an event text in parts */
     sse_ev_t     *backlog[MGW_ST_BACKLOG]; /* "id: N\ndata: {...}\n\n" */
@@ -75,16 +73,14 @@ static void add_event(mgw_status_t *st, const char *json, size_t len)
     sse_stream_send(&st->viewers, e);
 }
 
-/* the runner events the sim wrote since the last poll (whatever the snapshots do: the
- * end event comes after the last one) */
-static void on_poll(evutil_socket_t fd, short what, void *arg)
+void mgw_status_poll(mgw_t *g)
 {
-    mgw_status_t *st = arg;
-    shm_region_sh_t *r = st->g->r;
+    mgw_status_t *st = g->status;
+    if (!st)
+        return;
+    shm_region_sh_t *r = g->r;
     shm_event_sh_t ev;
     int rc;
-    (void)fd;
-    (void)what;
     while ((rc = shm_event_next(r, &st->cursor, shm_event_head(r), &ev)) <= 0) {
         if (rc < 0) { /* overwritten: nobody read for a long while */
             st->part.complete = 1;
@@ -413,10 +409,6 @@ int mgw_status_start(mgw_t *g, struct evhttp *http)
     /* from where a previous monitorgw stopped, if that is still in the ring */
     uint64_t head = shm_event_head(g->r), read = atomic_load(&g->r->runner.mgw_event_read);
     st->cursor = head - read < SHM_EVENT_SLOTS / 2 ? read : head;
-    st->poll_ev = event_new(g->base, -1, EV_PERSIST, on_poll, st);
-    struct timeval tv = { 0, MGW_ST_POLL_MS * 1000 };
-    if (!st->poll_ev || event_add(st->poll_ev, &tv) < 0)
-        return -1;
     evhttp_set_cb(http, "/status", on_status, st);
     evhttp_set_cb(http, "/metrics", on_metrics, st);
     evhttp_set_cb(http, "/match/events", on_match_events, st);
@@ -428,8 +420,6 @@ void mgw_status_stop(mgw_t *g)
     mgw_status_t *st = g->status;
     if (!st)
         return;
-    if (st->poll_ev)
-        event_free(st->poll_ev);
     sse_stream_clear(&st->viewers); /* evhttp_free closed their connections */
     for (int i = 0; i < MGW_ST_BACKLOG; i++)
         sse_ev_unref(st->backlog[i]);

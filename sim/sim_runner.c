@@ -254,7 +254,8 @@ static void wait_logs(sim_t *s)
     log_warn("the recorder did not name the logs within %d ms", SIM_FINISH_WAIT_MS);
 }
 
-/* monitorgw hands runner events to its viewers from its poll timer: give it the end */
+/* monitorgw hands runner events to its viewers with each snapshot and on its 50 ms
+ * beat: give it the end */
 static void wait_viewers(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;

@@ -33,6 +33,9 @@ struct evhttp;
 #define MGW_NVER           (DISPINIT_MAX_VERSION + 1) /* index 0 = JSON (-1), 1..5 */
 #define MGW_NLEVEL         10     /* zlib levels 0..9 */
 #define MGW_MAX_BEHIND     48     /* snapshots monitorgw catches up on before jumping */
+#define MGW_WAITERS        64     /* monitors whose command the sim is applying at once */
+#define MGW_WAIT_NS        1000000000LL /* longest wait for the sim to apply one */
+#define MGW_HELD_LEN       96     /* the reply that waits for it */
 #define MGW_TILES          256    /* team-graphic tiles per side: 32 x 8 */
 #define MGW_TILES_EARLY    32     /* tiles per cycle and monitor before kick-off */
 #define MGW_TILES_LATE     8      /* and after */
@@ -130,6 +133,11 @@ typedef struct mgw_peer {
     uint64_t       sent, skipped;  /* datagrams sent / dropped (socket buffer full) */
     int64_t        last_recv_ns;   /* its dispinit or last datagram (idle monitors) */
     uint32_t       tiles[2][MGW_TILES / 32]; /* team-graphic tiles already sent */
+    int            waiting;        /* a command of its is in the sim's hands: its reply
+                                      waits and its socket is not read */
+    uint32_t       wait_pos;       /* ...until the sim acknowledges this control position */
+    int64_t        wait_ns;        /* since when */
+    char           held[MGW_HELD_LEN]; /* the reply that waits, "" none */
     struct event  *ev;
     struct mgw    *g;
 } mgw_peer_t;
@@ -157,6 +165,9 @@ typedef struct mgw {
     struct event_base  *base;
     mgw_peer_t        **peers;      /* grows; each peer allocated once */
     int                 npeers, cap;
+    mgw_peer_t         *waiters[MGW_WAITERS]; /* monitors waiting for the sim (above) */
+    int                 nwaiters;
+    uint64_t            live_pub;   /* hdr.live_pub of the live world last taken */
     int                 ver_count[MGW_NVER];
     shm_gwloop_t        loop;       /* cycle_sem posts, the MGW_POLL_MS beat, signals */
     uint64_t            last_step;
@@ -190,6 +201,11 @@ void mgw_free_buffers(mgw_t *g);
 void mgw_peer_request(mgw_t *g, const shm_monreq_sh_t *m);
 /* Re-open sockets for the monitors a previous monitorgw left ACTIVE in the table. */
 void mgw_peer_takeover(mgw_t *g);
+/* An SHM_EV_ACK of monitorgw's control ring up to pos: the monitors waiting for it get
+ * their replies and are read again. mgw_peer_wait_check (the beat): a monitor waiting
+ * longer than MGW_WAIT_NS gets its reply anyway. */
+void mgw_peer_ack(mgw_t *g, uint32_t pos);
+void mgw_peer_wait_check(mgw_t *g);
 /* Close a monitor; with release its table entry is freed. Frees p. */
 void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release);
 void mgw_peer_close_all(mgw_t *g, int release);

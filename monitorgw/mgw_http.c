@@ -39,6 +39,7 @@ static int on_cmd(void *arg, const char *text, const char *token, char *reply, s
         snprintf(reply, len, "(error busy)");
         return HTTP_SERVUNAVAIL;
     }
+    shm_sem_post(&g->r->hdr.done_sem); /* the sim applies it at once */
     snprintf(reply, len, "(ok)");
     return HTTP_OK;
 }

@@ -53,6 +53,10 @@ static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
         snprintf(text, sizeof text, "((player %s %d) %s)",
                  g->snap.team[ev->side == SHM_SIDE_RIGHT ? 1 : 0], ev->unum, t);
         break;
+    case SHM_EV_ACK:
+        if (ev->side == 1 && ev->unum == SHM_MAX_GATEWAYS)
+            mgw_peer_ack(g, (uint32_t)ev->arg);
+        return;
     default:
         return;
     }
@@ -82,10 +86,27 @@ static void cycle_cb(void *ctx)
     atomic_store(&g->self->last_step, g->snap.step);
 }
 
+/* the live world after the newest step (commands applied at once): the world
+ * check_ball reads, and its events (board messages, acknowledgements) now */
+static void live_world(mgw_t *g)
+{
+    static shm_snapshot_sh_t live;
+    uint64_t pub = atomic_load_explicit(&g->r->hdr.live_pub, memory_order_acquire), got = 0;
+    if (pub == g->live_pub || !g->have_snap || shm_live_read(g->r, &got, &live) < 0
+        || live.step > g->snap.step)
+        return;
+    g->live_pub = got;
+    if (live.step < g->snap.step)
+        return;
+    g->snap = live;
+    forward_events(g);
+}
+
 static void on_cycle(mgw_t *g)
 {
     shm_snap_follow(g->r, &g->last_step, MGW_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_cb, g);
+    live_world(g);
     atomic_store(&g->self->last_step, g->last_step);
     mgw_status_poll(g);
     mgw_peer_reap(g);
@@ -116,6 +137,7 @@ static int on_poll(void *arg)
     mgw_status_poll(g);
     mgw_peer_reap(g);
     mgw_peer_note_idle(g);
+    mgw_peer_wait_check(g);
     return shm_gateway_sim_alive(g->r);
 }
 

@@ -123,6 +123,10 @@ mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint
 
 void mgw_peer_close(mgw_t *g, mgw_peer_t *p, int release)
 {
+    for (int k = 0; k < g->nwaiters; k++) {
+        if (g->waiters[k] == p)
+            g->waiters[k--] = g->waiters[--g->nwaiters];
+    }
     if (p->ev)
         event_free(p->ev);
     if (p->fd >= 0)
@@ -209,6 +213,55 @@ static int peer_coach_mode(const mgw_t *g)
     return conf_bool(&g->conf, SP_coach) || conf_bool(&g->conf, SP_coach_w_referee);
 }
 
+/* ---- commands the sim applies at once ---------------------------------------------- */
+/* p's command was pushed: its reply (maybe "") and its next datagrams wait for the sim's
+ * acknowledgement. 0 if there is no room to wait (the reply goes out now). */
+static int peer_wait(mgw_t *g, mgw_peer_t *p, const char *reply)
+{
+    if (p->waiting || g->nwaiters >= MGW_WAITERS || strlen(reply) >= sizeof p->held)
+        return 0;
+    p->waiting = 1;
+    p->wait_pos = atomic_load_explicit(&g->self->ctrl.head, memory_order_relaxed);
+    p->wait_ns = shm_now_ns();
+    memcpy(p->held, reply, strlen(reply) + 1);
+    g->waiters[g->nwaiters++] = p;
+    if (p->ev)
+        event_del(p->ev);
+    return 1;
+}
+
+static void peer_unwait(mgw_t *g, int k)
+{
+    mgw_peer_t *p = g->waiters[k];
+    g->waiters[k] = g->waiters[--g->nwaiters];
+    p->waiting = 0;
+    if (p->held[0])
+        mgw_fanout_reply(g, p, p->held);
+    p->held[0] = '\0';
+    if (p->ev && !p->dead)
+        event_add(p->ev, NULL);
+}
+
+void mgw_peer_ack(mgw_t *g, uint32_t pos)
+{
+    for (int k = g->nwaiters - 1; k >= 0; k--) {
+        if ((int32_t)(pos - g->waiters[k]->wait_pos) >= 0)
+            peer_unwait(g, k);
+    }
+}
+
+void mgw_peer_wait_check(mgw_t *g)
+{
+    int64_t now = shm_now_ns();
+    for (int k = g->nwaiters - 1; k >= 0; k--) {
+        if (now - g->waiters[k]->wait_ns > MGW_WAIT_NS) {
+            log_warn("monitor at port %u: the sim did not apply its command in time",
+                     g->waiters[k]->port);
+            peer_unwait(g, k);
+        }
+    }
+}
+
 static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *buf, size_t n)
 {
     int v;
@@ -222,9 +275,14 @@ static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *
         rec.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
         if (rec.kind == SHM_CMD_MOVE_PLAYER && rec.i == 0)
             rec.i = peer_team_side(g, c->team); /* an unknown team: "(ok move)", no move */
-        if (shm_ctrl_push(&g->self->ctrl, &rec) < 0)
+        if (shm_ctrl_push(&g->self->ctrl, &rec) < 0) {
             log_warn("control ring full: monitor command dropped");
-        if (c->reply[0]) /* coach mode's ok (the sim applies it at its next step) */
+        } else {
+            shm_sem_post(&g->r->hdr.done_sem); /* the sim applies it at once */
+            if (peer_wait(g, p, c->reply))
+                break;
+        }
+        if (c->reply[0]) /* coach mode's ok */
             mgw_fanout_reply(g, p, c->reply);
         break;
     }
@@ -301,8 +359,8 @@ static void peer_on_read(evutil_socket_t fd, short what, void *arg)
         }
         int npeers = g->npeers;
         mgw_peer_command(g, p, buf, (size_t)n);
-        if (g->npeers < npeers)
-            return; /* closed (dispbye): p is freed */
+        if (g->npeers < npeers || p->waiting)
+            return; /* closed (dispbye): p is freed; or waiting for the sim */
     }
 }
 

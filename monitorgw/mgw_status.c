@@ -176,7 +176,7 @@ static json_t *cycle_json(const shm_runner_sh_t *u)
                      ms(u->period_max_ns), "jitter_ms", ms(u->jitter_ns), "publish_ms",
                      ms(u->publish_ns), "publish_mean_ms",
                      n > 0 ? ms(u->publish_sum_ns) / (double)n : 0.0, "publish_max_ms",
-                     ms(u->publish_max_ns), "skipped_slots", (json_int_t)u->skipped_slots);
+                     ms(u->publish_max_ns), "late_steps", (json_int_t)u->late_steps);
 }
 
 static json_t *teams_json(const mgw_t *g)
@@ -315,10 +315,10 @@ static void metrics_cycle(struct evbuffer *b, const shm_runner_sh_t *u)
     evbuffer_add_printf(b, "rcss_publish_last_seconds %.9f\n", (double)u->publish_ns / 1e9);
     metric(b, "rcss_publish_max_seconds", "gauge", "The sim's longest cycle of work.");
     evbuffer_add_printf(b, "rcss_publish_max_seconds %.9f\n", (double)u->publish_max_ns / 1e9);
-    metric(b, "rcss_clock_skipped_slots_total", "counter",
-           "Real-time clock slots dropped because the sim fell behind.");
-    evbuffer_add_printf(b, "rcss_clock_skipped_slots_total %llu\n",
-                        (unsigned long long)u->skipped_slots);
+    metric(b, "rcss_clock_late_steps_total", "counter",
+           "Real-time steps more than a poll late (the sim's grid moved with them).");
+    evbuffer_add_printf(b, "rcss_clock_late_steps_total %llu\n",
+                        (unsigned long long)u->late_steps);
 }
 
 static void metrics_clients(struct evbuffer *b, const mgw_t *g)

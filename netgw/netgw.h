@@ -13,6 +13,7 @@
 #include "rng.h"
 #include "shm.h"
 #include "shm_gwloop.h"
+#include "tgrid.h"
 
 struct event_base;
 struct event;
@@ -21,6 +22,7 @@ struct event;
 #define NGW_SEND_MAX      16384     /* largest message built for a client */
 #define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
 #define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
+#define NGW_COACH_WAIT_NS 1000000000LL /* longest wait for the sim to apply a coach's record */
 
 /* what a player hears (netgw_audio.c): its hear capacity and the v8+ messages kept
  * for the start of the next cycle */
@@ -46,9 +48,7 @@ typedef struct ngw_client {
     uint32_t       generation;     /* of the entry when we took it */
     int            fd;             /* per-client socket, connected to the client */
     struct event  *ev;
-    int            see_count;      /* async: quarter send_steps since the last see;
-                                      synch-see: cycles since the last see */
-    int            see_due;        /* synch-see: a see waits for server::synch_see_offset */
+    int            see_count;      /* see ticks (async, or synch see) since the last see */
     ngw_ear_t      ear;            /* players: capacity and cached messages */
 } ngw_client_t;
 
@@ -63,8 +63,21 @@ typedef struct ngw_port {
 
 /* what a gateway keeps between datagrams of a coach it serves (netgw_coach.c; the
  * online coaches' message allowances are in the region: shm_coach_sh_t) */
+/* a coach's reply that waits for the sim to apply the record before it */
+#define NGW_COACH_HELD    8
+
+typedef struct ngw_held {
+    uint32_t pos;                  /* the ring position the sim must have acknowledged */
+    char     text[COACH_REPLY_LEN];
+} ngw_held_t;
+
 typedef struct ngw_coach {
-    int      vi_ms;                /* visual time (ms) since the last see_global */
+    int      waiting;              /* a record of this coach is in the sim's hands: its
+                                      replies wait and its socket is not read */
+    uint32_t wait_pos;             /* ...until the sim acknowledges this ring position */
+    int64_t  wait_ns;              /* since when (a sim that never answers is given up) */
+    int      nheld;
+    ngw_held_t held[NGW_COACH_HELD];
     int32_t  clang_sent[SHM_MAX_PLAYERS][2]; /* (clang (ver ..)) last told, per player */
     void    *zip;                  /* deflate stream once compression was asked for */
     int      zip_level;            /* its level */
@@ -77,6 +90,7 @@ typedef struct ngw_coaches {
     int          last_time;        /* game cycle of the previous snapshot */
     shm_text_t   ev;               /* parts of a long event being assembled */
     coach_cmd_t  cmd;              /* the command being handled */
+    int          replying;         /* client index whose datagram is being handled, -1 */
     clang_work_t clang;            /* coach-language parser workspace */
     char         out[COACH_TEXT_MAX + 256]; /* a hear built from a long text */
 } ngw_coaches_t;
@@ -107,20 +121,19 @@ typedef struct ngw {
     shm_gwloop_t        loop;       /* wake-ups from the sim, heartbeat, signals */
     shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
     int                 done_hint;  /* synch mode: a client still to send (done) */
-    struct event       *see_ev;     /* async see timer, every send_step / 4 */
-    int64_t             quarter_ns; /* send_step / 4 in ns (slow_down_factor included) */
-    uint64_t            see_tick;   /* next see tick number (epoch + k * quarter_ns) */
-    uint64_t            vtick;      /* synch mode: next virtual see tick (netgw_cycle.c) */
-    shm_snapshot_sh_t   prev_snap;  /* the snapshot handled before g->snap's */
-    int                 have_prev_snap;
+    tgrid_t             grid;       /* the timer schedule (common/tgrid.h) */
+    struct event       *tick_ev;    /* real time: the cycle's next poll with marks */
+    uint64_t            next_poll;  /* that poll, 0 if the cycle has none left */
+    uint64_t            served_step; /* the step whose cycle is served (g->snap's) */
+    uint64_t            live_pub;   /* hdr.live_pub of the live world last taken */
     uint64_t            last_step;  /* newest snapshot handled */
     uint64_t            ev_cursor;  /* next event to read */
-    shm_snapshot_sh_t   snap;       /* newest snapshot read */
+    shm_snapshot_sh_t   snap;       /* the world served: the step's, or the live one */
+    shm_snapshot_sh_t   incoming;   /* a snapshot being read */
     int                 have_snap;
     char                out[NGW_SEND_MAX];
     ngw_coaches_t       coach;      /* trainer and online coaches (netgw_coach*.c) */
     ngw_audio_t         audio;      /* what players hear (netgw_audio.c) */
-    struct event       *synch_see_ev; /* server::synch_see_offset after a publish */
 } ngw_t;
 
 /* ---- netgw_udp.c (sockets: common/net.h) ---- */
@@ -199,8 +212,14 @@ int  ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t
 void ngw_coach_log(ngw_t *g, int idx, const char *text);
 /* look, team_names, check_ball, eye, done, compression: 1 if handled. */
 int  ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd);
-/* Send on coach idx's socket. */
+/* Send on coach idx's socket. While one of its datagrams is handled after a record
+ * went to the sim, the reply waits for the sim's acknowledgement (ngw_coach_ack). */
 void ngw_coach_send(ngw_t *g, int idx, const char *msg);
+/* An SHM_EV_ACK for coach ring idx up to pos: the replies waiting for it go out, and
+ * once nothing waits its socket is read again. */
+void ngw_coach_ack(ngw_t *g, int idx, uint32_t pos);
+/* Heartbeat: a coach waiting longer than NGW_COACH_WAIT_NS gets its replies anyway. */
+void ngw_coach_wait_check(ngw_t *g);
 
 /* ---- netgw_coachzip.c: (compression N) for coaches ---- */
 /* Send msg (with its NUL) to coach idx as one zlib stream at its level. */
@@ -215,8 +234,12 @@ void ngw_coach_zip_free(ngw_t *g, int idx);
 /* Every event read with a snapshot (from netgw_cycle.c): replies, notices and hears
  * for the coaches and players this gateway serves. */
 void ngw_coach_event(ngw_t *g, const shm_event_sh_t *ev);
-/* Once per snapshot: see_global, (think) and clang-version notices for coaches. */
+/* Once per step: play-on bookkeeping and clang-version notices for coaches. */
 void ngw_coach_step(ngw_t *g);
+/* A coach-visual poll: see_global to every coach with its eye on. */
+void ngw_coach_visual(ngw_t *g);
+/* Synch mode, the (think) poll: (think) to every coach with its eye on. */
+void ngw_coach_think(ngw_t *g);
 
 /* ---- netgw_audio.c: what players hear, player replies from the sim ---- */
 /* Every event read with a snapshot, in order: referee messages and v1-v7 hears at once,
@@ -232,12 +255,11 @@ void ngw_audio_end_step(ngw_t *g);
 void ngw_audio_reset(ngw_t *g, int idx);
 
 /* ---- netgw_cycle.c ---- */
-/* Wake-up from the cycle semaphore: handle every snapshot published since the last. */
+/* Wake-up from the sim: every step published since the last (the rest of the served
+ * cycle first), then the live world if there is a newer one. */
 void ngw_cycle_wake(ngw_t *g);
-/* Async see timer tick. */
-void ngw_cycle_see_tick(ngw_t *g);
-/* server::synch_see_offset after a publish: the synch-see sees that are due. */
-void ngw_cycle_synch_see(ngw_t *g);
+/* Real time: the timer of the cycle's next poll went off: its marks, the next timer. */
+void ngw_cycle_tick(ngw_t *g);
 /* Build and send a sense_body for idx from the newest snapshot. */
 void ngw_cycle_sense_body(ngw_t *g, int idx);
 /* Refresh g->snap from the region; 0 if a snapshot is available. */

@@ -80,9 +80,8 @@ static void client_change_view(ngw_t *g, int idx, const proto_item_t *it)
 static void client_synch_see(ngw_t *g, int idx)
 {
     shm_client_sh_t *e = &g->r->client[idx];
-    e->synch_see = 1;
+    e->synch_see = 1; /* the see count goes on: the reference keeps it */
     e->view_high = 1;
-    g->cl[idx].see_count = 0;
     client_send(g, idx, "(ok synch_see)");
 }
 
@@ -112,6 +111,23 @@ static void client_ear(shm_client_sh_t *e, const proto_item_t *it)
         if (it->c & 2)
             e->ear_partial[t] = it->a;
     }
+}
+
+/* Is a player's say heard by someone at once? The coaches, the trainer with its ear on
+ * and v1-v7 players hear it when it is made; v8+ players only after the next
+ * sense_body, for which the step's drain is soon enough. */
+static int client_heard_at_once(const ngw_t *g)
+{
+    const shm_region_sh_t *r = g->r;
+    for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
+        const shm_client_sh_t *e = &r->client[i];
+        if (atomic_load_explicit(&e->state, memory_order_relaxed) != CLIENT_ST_ACTIVE)
+            continue;
+        if (e->kind == CLIENT_KIND_OLCOACH || (e->kind == CLIENT_KIND_TRAINER && e->trainer_ear)
+            || (e->kind == CLIENT_KIND_PLAYER && e->version < 8.0))
+            return 1;
+    }
+    return 0;
 }
 
 /* one item of a datagram; 1 if the client left (bye) */
@@ -161,11 +177,16 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
                        g->r->team[1 - k].name, &p);
     if (p.dropped)
         log_debug("client %d: %d commands of one datagram dropped", idx, p.dropped);
-    int done = 0;
+    int done = 0, said = 0;
     for (int i = 0; i < p.n; i++) {
         done |= p.item[i].kind == PROTO_IT_DONE;
+        said |= p.item[i].kind == PROTO_IT_CMD && p.item[i].cmd.kind == SHM_CMD_SAY;
         if (client_item(g, idx, &p.item[i]))
             return;
+    }
+    if (said && client_heard_at_once(g)) { /* the sim takes the say now, not at the step */
+        atomic_store_explicit(&g->r->hdr.players_now, 1, memory_order_release);
+        shm_sem_post(&g->r->hdr.done_sem);
     }
     /* a (done) tells the sim it may step only once every record of its datagram is in
      * the ring: the reference reads a whole datagram before it steps, so a command after
@@ -204,12 +225,15 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
     static struct iovec iov[CLIENT_RECV_BATCH];
     (void)what;
     int coach = c->idx >= SHM_COACH_TRAINER;
-    for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i += CLIENT_RECV_BATCH) {
-        for (int k = 0; k < CLIENT_RECV_BATCH; k++) {
+    /* a coach's datagrams one at a time: after one whose command went to the sim, the
+     * rest stay queued until the sim applied it (ngw_coach_ack) */
+    int batch = coach ? 1 : CLIENT_RECV_BATCH;
+    for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i += batch) {
+        for (int k = 0; k < batch; k++) {
             iov[k] = (struct iovec){ buf[k], NGW_DGRAM_MAX };
             m[k].msg_hdr = (struct msghdr){ .msg_iov = &iov[k], .msg_iovlen = 1 };
         }
-        int got = recvmmsg(fd, m, CLIENT_RECV_BATCH, MSG_DONTWAIT, NULL);
+        int got = recvmmsg(fd, m, (unsigned)batch, MSG_DONTWAIT, NULL);
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (got < 0 && coach && errno == ECONNREFUSED) {
@@ -229,7 +253,11 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
             else
                 client_datagram(g, c->idx, buf[k], n);
         }
-        if (got < CLIENT_RECV_BATCH)
+        if (coach && c->used && g->coach.c[c->idx - SHM_COACH_TRAINER].waiting) {
+            event_del(c->ev);
+            return;
+        }
+        if (got < batch)
             return; /* the queue was empty */
     }
 }

@@ -6,13 +6,14 @@
  * kind-specific commands are netgw_trainer.c and netgw_olcoach.c. */
 #include <stdio.h>
 #include <string.h>
+#include <event2/event.h>
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
 
 #define E_FAILED "(error connection_failed)"
 
-void ngw_coach_send(ngw_t *g, int idx, const char *msg)
+static void coach_send_now(ngw_t *g, int idx, const char *msg)
 {
     if (!g->cl[idx].used)
         return;
@@ -20,6 +21,61 @@ void ngw_coach_send(ngw_t *g, int idx, const char *msg)
         ngw_coach_zip_send(g, idx, msg);
     else
         ngw_udp_send(g->cl[idx].fd, msg);
+}
+
+static ngw_coach_t *coach_of(ngw_t *g, int idx)
+{
+    return &g->coach.c[idx - SHM_COACH_TRAINER];
+}
+
+void ngw_coach_send(ngw_t *g, int idx, const char *msg)
+{
+    ngw_coach_t *c = coach_of(g, idx);
+    size_t n = strlen(msg);
+    if (g->coach.replying == idx && c->waiting && c->nheld < NGW_COACH_HELD
+        && n < COACH_REPLY_LEN) {
+        c->held[c->nheld].pos = c->wait_pos;
+        memcpy(c->held[c->nheld].text, msg, n + 1);
+        c->nheld++;
+        return;
+    }
+    coach_send_now(g, idx, msg);
+}
+
+/* what waits goes out (up to ring position pos, or all), and the socket is read again
+ * once nothing does */
+static void coach_release(ngw_t *g, int idx, uint32_t pos, int all)
+{
+    ngw_coach_t *c = coach_of(g, idx);
+    int k = 0;
+    while (k < c->nheld && (all || (int32_t)(pos - c->held[k].pos) >= 0))
+        coach_send_now(g, idx, c->held[k++].text);
+    memmove(c->held, c->held + k, (size_t)(c->nheld - k) * sizeof c->held[0]);
+    c->nheld -= k;
+    if (c->waiting && (all || (int32_t)(pos - c->wait_pos) >= 0)) {
+        c->waiting = 0;
+        if (g->cl[idx].used && g->cl[idx].ev)
+            event_add(g->cl[idx].ev, NULL);
+    }
+}
+
+void ngw_coach_ack(ngw_t *g, int idx, uint32_t pos)
+{
+    if (idx >= SHM_COACH_TRAINER && idx < SHM_MAX_CLIENTS && g->cl[idx].used)
+        coach_release(g, idx, pos, 0);
+}
+
+void ngw_coach_wait_check(ngw_t *g)
+{
+    int64_t now = shm_now_ns();
+    for (int idx = SHM_COACH_TRAINER; idx < SHM_MAX_CLIENTS; idx++) {
+        ngw_coach_t *c = coach_of(g, idx);
+        if (c->waiting && now - c->wait_ns > NGW_COACH_WAIT_NS) {
+            log_warn("coach %d: the sim did not apply its command within %lld ms", idx,
+                     NGW_COACH_WAIT_NS / 1000000LL);
+            coach_release(g, idx, 0, 1);
+        }
+    }
 }
 
 int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
@@ -68,6 +124,14 @@ int ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t 
     if (shm_cmd_push_text(&g->r->cmd[idx], c, text ? text : "", text ? len : 0) < 0) {
         log_warn("coach %d: command ring full, a record was dropped", idx);
         return -1;
+    }
+    if (c->kind != SHM_CMD_RAW) { /* applied at once by the sim: answers wait for it */
+        ngw_coach_t *k = coach_of(g, idx);
+        if (!k->waiting)
+            k->wait_ns = shm_now_ns();
+        k->waiting = 1;
+        k->wait_pos = atomic_load_explicit(&g->r->cmd[idx].head, memory_order_relaxed);
+        shm_sem_post(&g->r->hdr.done_sem); /* wake the sim */
     }
     return 0;
 }
@@ -118,7 +182,6 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
         return 1;
     case COACH_EYE:
         e->eye_on = cmd->on;
-        g->coach.c[idx - SHM_COACH_TRAINER].vi_ms = 0;
         ngw_coach_send(g, idx, cmd->reply);
         return 1;
     case COACH_DONE:
@@ -150,8 +213,10 @@ void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n)
         ngw_coach_send(g, idx, "(warning message_not_null_terminated)");
     buf[n] = '\0';
     ngw_coach_log(g, idx, buf);
+    g->coach.replying = idx;
     if (e->kind == CLIENT_KIND_TRAINER)
         ngw_trainer_command(g, idx, buf);
     else
         ngw_olcoach_command(g, idx, buf);
+    g->coach.replying = -1;
 }

@@ -4,8 +4,9 @@
  * trainer, players; the trainer only with its ear on), what players hear of coaches
  * (coach-language messages of their own coach after clang_mess_delay, or
  * (unsupported_clang) if their clang range does not cover the message; the trainer's and
- * v<7 coaches' says), and for coaches with the eye on see_global every send_vi_step
- * (and (think) in synch mode). Called from netgw_cycle.c. */
+ * v<7 coaches' says), and for coaches with the eye on see_global at every coach-visual
+ * poll of the timer (every send_vi_step) and (think) in synch mode. Called from
+ * netgw_cycle.c. */
 #include <stdio.h>
 #include <string.h>
 #include "netgw.h"
@@ -163,6 +164,10 @@ void ngw_coach_event(ngw_t *g, const shm_event_sh_t *ev)
     case SHM_EV_CLANG:        ev_clang(g, ev, t->buf); break;
     case SHM_EV_CHANGE_TYPE:  ev_change_type(g, ev); break;
     case SHM_EV_COACH_REPLY:  ev_reply(g, ev, t->buf); break;
+    case SHM_EV_ACK:
+        if (ev->side == 0)
+            ngw_coach_ack(g, ev->unum, (uint32_t)ev->arg);
+        break;
     default:                  break;
     }
 }
@@ -203,31 +208,29 @@ void ngw_coach_step(ngw_t *g)
         cs->playon_start = cs->last_time; /* the cycle the mode changed in */
     cs->last_mode = g->snap.play_mode;
     cs->last_time = g->snap.time;
-    int synch = conf_bool(&g->conf, SP_synch_mode);
-    int step_ms = conf_int(&g->conf, SP_simulator_step);
-    int vi_ms = conf_int(&g->conf, SP_send_vi_step);
-    for (int idx = SHM_COACH_TRAINER; idx < SHM_MAX_CLIENTS; idx++) {
-        if (!served(g, idx))
-            continue;
-        const shm_client_sh_t *e = &g->r->client[idx];
-        ngw_coach_t *c = &cs->c[idx - SHM_COACH_TRAINER];
-        if (e->kind == CLIENT_KIND_OLCOACH)
+    for (int idx = SHM_COACH_LEFT; idx <= SHM_COACH_RIGHT; idx++) {
+        if (served(g, idx) && g->r->client[idx].kind == CLIENT_KIND_OLCOACH)
             step_clang_notices(g, idx);
-        if (!e->eye_on)
-            continue;
-        /* see_global every send_vi_step of simulated time (once per step by default) */
-        c->vi_ms += step_ms > 0 ? step_ms : 100;
-        int n = 0;
-        while (c->vi_ms >= (vi_ms > 0 ? vi_ms : 100) && n < 10) {
-            c->vi_ms -= vi_ms > 0 ? vi_ms : 100;
-            n++;
-        }
-        if (n > 0 && coach_visual(&g->snap, &g->conf, e->version, e->side, 0, g->out,
-                                  sizeof g->out) > 0) {
-            for (int k = 0; k < n; k++)
-                ngw_coach_send(g, idx, g->out);
-        }
-        if (synch)
-            ngw_coach_send(g, idx, "(think)");
+    }
+}
+
+void ngw_coach_visual(ngw_t *g)
+{
+    for (int idx = SHM_COACH_TRAINER; idx < SHM_MAX_CLIENTS; idx++) {
+        const shm_client_sh_t *e = &g->r->client[idx];
+        if (served(g, idx) && e->eye_on
+            && coach_visual(&g->snap, &g->conf, e->version, e->side, 0, g->out,
+                            sizeof g->out) > 0)
+            ngw_coach_send(g, idx, g->out);
+    }
+}
+
+void ngw_coach_think(ngw_t *g)
+{
+    /* the online coaches, then the trainer, as the reference */
+    static const int order[3] = { SHM_COACH_LEFT, SHM_COACH_RIGHT, SHM_COACH_TRAINER };
+    for (int k = 0; k < 3; k++) {
+        if (served(g, order[k]) && g->r->client[order[k]].eye_on)
+            ngw_coach_send(g, order[k], "(think)");
     }
 }

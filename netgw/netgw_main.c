@@ -1,8 +1,7 @@
 /* netgw_main.c -- rcss-netgw --shm NAME --index I: one player/coach gateway. Attaches to
  * the sim's region, binds the shared UDP ports (SO_REUSEPORT), takes back the clients a
  * previous instance of the same index served, then runs a libevent loop: datagrams,
- * the cycle semaphore (turned into an eventfd by a thread), the async see timer and a
- * heartbeat. Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim
+ * the sim's wake-ups, the timer of the cycle's sensor polls and a heartbeat. Leaves on SIGTERM/SIGINT, on the region's shutdown flag, or when the sim
  * is gone; its clients stay in the table for the next instance. */
 #include <errno.h>
 #include <signal.h>
@@ -57,39 +56,17 @@ static void on_wake(void *arg)
     ngw_cycle_wake(arg);
 }
 
-static void see_arm(ngw_t *g)
-{
-    int64_t next = g->r->hdr.epoch_ns + (int64_t)g->see_tick * g->quarter_ns;
-    int64_t now = shm_now_ns();
-    if (next < now) { /* late (stopped, overloaded): realign to the next tick */
-        g->see_tick = (uint64_t)((now - g->r->hdr.epoch_ns) / g->quarter_ns) + 1;
-        next = g->r->hdr.epoch_ns + (int64_t)g->see_tick * g->quarter_ns;
-    }
-    int64_t d = next - now;
-    struct timeval tv = { (time_t)(d / 1000000000LL), (suseconds_t)((d % 1000000000LL) / 1000) };
-    event_add(g->see_ev, &tv);
-}
-
-static void on_see(evutil_socket_t fd, short what, void *arg)
-{
-    ngw_t *g = arg;
-    (void)fd;
-    (void)what;
-    g->see_tick++;
-    ngw_cycle_see_tick(g);
-    see_arm(g);
-}
-
-static void on_synch_see(evutil_socket_t fd, short what, void *arg)
+static void on_tick(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    ngw_cycle_synch_see(arg);
+    ngw_cycle_tick(arg);
 }
 
 static int on_beat(void *arg)
 {
     ngw_t *g = arg;
+    ngw_coach_wait_check(g);
     return shm_gateway_sim_alive(g->r);
 }
 
@@ -133,16 +110,9 @@ static int start_events(ngw_t *g)
         log_info("wake socket taken: waiting on the cycle semaphore in a thread");
     if (shm_wake_open(&g->wake, g->r) < 0)
         log_warn("no wake socket for monitorgw: semaphore only");
-    g->see_ev = evtimer_new(g->base, on_see, g);
-    g->synch_see_ev = evtimer_new(g->base, on_synch_see, g);
-    if (!g->see_ev || !g->synch_see_ev)
+    g->tick_ev = evtimer_new(g->base, on_tick, g);
+    if (!g->tick_ev)
         return -1;
-    int64_t send_ns = (int64_t)conf_int(&g->conf, SP_send_step) * 1000000LL;
-    int slow = conf_int(&g->conf, SP_slow_down_factor);
-    g->quarter_ns = (send_ns > 0 ? send_ns : 150000000LL) * (slow > 0 ? slow : 1) / 4;
-    g->see_tick = 1;
-    if (!conf_bool(&g->conf, SP_synch_mode)) /* synch mode: ticks on the virtual clock */
-        see_arm(g);
     return 0;
 }
 
@@ -154,6 +124,7 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
     g->loop.waker.fd = -1;
     g->wake.fd = -1;
     g->done_hint = -1;
+    g->coach.replying = -1;
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         g->cl[i].idx = i;
         g->cl[i].fd = -1;
@@ -173,6 +144,12 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
     shm_gateway_conf(g->r, &g->conf);
     if (conf_bool(&g->conf, SP_verbose))
         log_level = LOG_DEBUG;
+    tgrid_param_t tp;
+    tgrid_param_conf(&tp, &g->conf);
+    if (tgrid_init(&g->grid, &tp, err, sizeof err) < 0) {
+        fprintf(stderr, "rcss-netgw: %s\n", err);
+        return -1;
+    }
     rng_seed(&g->rng, g->r->hdr.random_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(index + 1)));
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
@@ -186,7 +163,8 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
      * newest snapshot */
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm_event_head(g->r);
-    ngw_cycle_refresh(g);
+    if (ngw_cycle_refresh(g) == 0)
+        g->served_step = g->snap.step;
     ngw_client_takeover(g);
     if (start_events(g) < 0) {
         log_err("cannot set up the event loop");
@@ -207,10 +185,9 @@ static void ngw_stop(ngw_t *g)
             event_free(g->port[i].ev);
         close(g->port[i].fd);
     }
-    if (g->see_ev)
-        event_free(g->see_ev);
-    if (g->synch_see_ev)
-        event_free(g->synch_see_ev);
+    if (g->tick_ev)
+        event_free(g->tick_ev);
+    tgrid_free(&g->grid);
     if (g->base)
         event_base_free(g->base);
     if (g->self)

@@ -3,9 +3,10 @@
  * at a time, on its own socket after (init [(version V)]); a first datagram that is not
  * an init kicks off and is carried out without registering the sender, as the
  * reference. Commands that change the world (start, change_mode, move, recover, say,
- * change_player_type) become records in the trainer's ring for the sim; the replies
- * that need no world state go out at once, change_player_type's comes back from the
- * sim (SHM_EV_COACH_REPLY). */
+ * change_player_type) become records in the trainer's ring, which the sim applies at
+ * once; their replies wait for its acknowledgement (netgw_coach.c), so they follow
+ * the effect and what it made the referee say, as with the reference. The replies
+ * that need no world state go out at once. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +126,7 @@ static void trainer_unregistered(ngw_t *g, const char *text)
         c.len = (uint16_t)n;
         shm_ctrl_push(&g->self->ctrl, &c);
     }
+    shm_sem_post(&g->r->hdr.done_sem); /* the sim applies them at once */
 }
 
 void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,

@@ -130,6 +130,15 @@ void shm_snap_follow(const shm_region_sh_t *r, uint64_t *last, int max_behind,
 
 /* ---- events (shm_ring.c) ---- */
 /* Writer (sim): append one event; returns its sequence number. */
+/* The live world (region `live`): what the sim applied between two steps (trainer,
+ * online-coach and operator commands), published at once. Writer: the sim opens it
+ * with shm_live_begin, fills every field (step = the step it follows, event_head =
+ * the events released so far) and closes it with shm_live_publish, which bumps
+ * hdr.live_pub. shm_live_read copies it if it is stable: 0, or -1 (being written, or
+ * never published); *pub gets the live_pub the copy belongs to. */
+shm_snapshot_sh_t *shm_live_begin(shm_region_sh_t *r);
+void shm_live_publish(shm_region_sh_t *r, shm_snapshot_sh_t *s);
+int  shm_live_read(const shm_region_sh_t *r, uint64_t *pub, shm_snapshot_sh_t *out);
 uint64_t shm_event_push(shm_region_sh_t *r, const shm_event_sh_t *ev);
 /* Reader: copy event seq into out. 0 ok; 1 not written yet; -1 overwritten (reader too
  * slow: skip to shm_event_head - SHM_EVENT_SLOTS/2 and count a reset). */
@@ -202,6 +211,9 @@ int shm_text_feed(shm_text_t *t, int cont, const char *part, size_t len);
 void shm_sem_post(sem_t *s);
 /* Wait up to timeout_ms (EINTR retried). 0 taken, 1 timed out, -1 error. */
 int shm_sem_timedwait(sem_t *s, int timeout_ms);
+/* Wait until the absolute CLOCK_MONOTONIC time t_ns at most (EINTR retried): the
+ * sim's clock, which a wall-clock step must not move. 0 taken, 1 timed out, -1 error. */
+int shm_sem_wait_until(sem_t *s, int64_t t_ns);
 /* Take every pending post without waiting; returns how many. */
 int shm_sem_drain(sem_t *s);
 /* Synch mode: 1 if every client the sim waits for (ACTIVE players not sent off, coaches

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  8u
+#define SHM_LAYOUT_VERSION  9u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -55,16 +55,21 @@ typedef struct shm_header_sh {
     int64_t           epoch_ns;         /* CLOCK_MONOTONIC ns of step 0 */
     int64_t           step_ns;          /* real-time step length (simulator_step * slow_down) */
     uint64_t          random_seed;      /* seed the sim runs with */
-    sem_t             done_sem;         /* synch mode: posted on every (done); sim waits */
+    sem_t             done_sem;         /* the sim's wake-up: posted on a (done) it waits
+                                           for, a join, and a command to apply at once */
     pthread_mutex_t   table_lock;       /* robust, process-shared: teams + client table */
     _Atomic int32_t   table_lock_owner; /* pid holding table_lock, 0 if free */
-    uint32_t          _pad0;
+    _Atomic uint32_t  players_now;      /* 1: a player said something that someone hears
+                                           at once (a coach, the trainer, a v1-v7 player):
+                                           the sim drains the players' rings before the
+                                           step (netgw sets it and posts done_sem) */
     char              name[SHM_NAME_LEN]; /* the shm object name */
     uint64_t          instance_id;      /* random id of this sim run; gateways it spawns
                                            are given it and refuse a region without it */
     uint64_t          sim_start;        /* the sim's start time (field 22 of
                                            /proc/PID/stat, clock ticks after boot): with
                                            sim_pid it names the live sim (pid reuse) */
+    _Atomic uint64_t  live_pub;         /* publishes of the region's `live` world (below) */
 } shm_header_sh_t;
 
 /* ---- parameters: written once by sim before ready=1 ------------------------------ */
@@ -191,6 +196,10 @@ typedef struct shm_snapshot_sh {
                                       match as started); a change starts a new episode */
     int32_t  pen_coin;             /* side that won the shoot-out's coin toss, 0 none (the
                                       "w" of the log names, spec monitor-log-coach.md 2.4) */
+    int64_t  grid_ns;              /* CLOCK_MONOTONIC ns this step was due on the sim's
+                                      timer grid (real time; late steps move the grid) */
+    uint64_t poll;                 /* the timer poll of this step (common/tgrid.h): the
+                                      step was due at poll * 10 ms on the sim's clock */
 } shm_snapshot_sh_t;
 
 /* ---- event ring: single producer sim, many readers ------------------------------- */
@@ -210,8 +219,12 @@ enum {
     SHM_EV_TEAM_GRAPHIC,  /* online coach tile: side; text = "X Y \"xpm\" \"xpm\" ..." */
     SHM_EV_PLAYER_REPLY,  /* a reply decided by the sim for one player: side, unum; text
                              ("(error too_many_moves)", "(warning moving_to_opponent_field)") */
-    SHM_EV_RUNNER         /* a runner event: text = one JSON object (the NDJSON line without
+    SHM_EV_RUNNER,        /* a runner event: text = one JSON object (the NDJSON line without
                              its newline; may come in parts); for the /match/events stream */
+    SHM_EV_ACK            /* the sim applied a coach's or a control ring's record: side 0 =
+                             client ring (unum = client index), 1 = control ring (unum =
+                             netgw index, SHM_MAX_GATEWAYS = monitorgw); arg = the ring
+                             position after the record (its producer's head once pushed) */
 };
 /* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
  * receive time; text = the canonical message. Texts longer than one event travel as
@@ -498,7 +511,7 @@ typedef struct shm_runner_sh {
     int64_t  publish_sum_ns;
     int64_t  publish_max_ns;
     uint64_t misses;               /* every client's misses */
-    uint64_t skipped_slots;        /* real time: clock slots dropped (sim fell behind) */
+    uint64_t late_steps;           /* real time: steps more than a poll late (the grid moved) */
     uint64_t event_drops;          /* NDJSON lines the event sink could not take */
     shm_client_stat_sh_t client[SHM_MAX_CLIENTS]; /* indexed like client[] */
     _Atomic uint64_t mgw_event_read; /* monitorgw: runner events before this sequence were
@@ -528,6 +541,12 @@ typedef struct shm_region_sh {
     shm_recorder_sh_t    rec;
     shm_montab_sh_t      montab;                       /* monitor table use (monitorgw) */
     shm_runner_sh_t      runner;                       /* runner interface (sim; see above) */
+    shm_snapshot_sh_t    live;                         /* the world between two steps, after
+                                                          commands applied at once (trainer,
+                                                          online coach, operators): step =
+                                                          the step it follows, event_head =
+                                                          the events released so far; seq is
+                                                          a seqlock, hdr.live_pub counts */
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");

@@ -282,3 +282,41 @@ uint64_t shm_event_head(const shm_region_sh_t *r)
 {
     return atomic_load_explicit(&r->events.head, memory_order_acquire);
 }
+
+/* ---- the live world: one slot, the same seqlock (its seq odd while written) -------- */
+shm_snapshot_sh_t *shm_live_begin(shm_region_sh_t *r)
+{
+    _Atomic uint64_t *seq = slot_seq(&r->live);
+    atomic_store_explicit(seq, atomic_load_explicit(seq, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    return &r->live;
+}
+
+void shm_live_publish(shm_region_sh_t *r, shm_snapshot_sh_t *s)
+{
+    _Atomic uint64_t *seq = slot_seq(s);
+    atomic_store_explicit(seq, atomic_load_explicit(seq, memory_order_relaxed) + 1,
+                          memory_order_release);
+    atomic_fetch_add_explicit(&r->hdr.live_pub, 1, memory_order_release);
+}
+
+int shm_live_read(const shm_region_sh_t *r, uint64_t *pub, shm_snapshot_sh_t *out)
+{
+    shm_seqring_t q = { (_Atomic uint64_t *)&r->hdr.live_pub, (void *)&r->live,
+                        sizeof r->live, 1 };
+    for (int tries = 0; tries < SNAP_READ_TRIES; tries++) {
+        uint64_t p = atomic_load_explicit(&r->hdr.live_pub, memory_order_acquire);
+        uint64_t seq = atomic_load_explicit(slot_seq(&r->live), memory_order_acquire);
+        if (p == 0)
+            return -1;
+        if (seq & 1u)
+            continue;
+        if (slot_copy(q, (const char *)&r->live, seq, out) == 0
+            && atomic_load_explicit(&r->hdr.live_pub, memory_order_acquire) == p) {
+            *pub = p;
+            return 0;
+        }
+    }
+    return -1;
+}

@@ -43,6 +43,19 @@ int shm_sem_timedwait(sem_t *s, int timeout_ms)
     }
 }
 
+int shm_sem_wait_until(sem_t *s, int64_t t_ns)
+{
+    struct timespec dl = { .tv_sec = (time_t)(t_ns / 1000000000LL),
+                           .tv_nsec = (long)(t_ns % 1000000000LL) };
+    for (;;) {
+        if (sem_clockwait(s, CLOCK_MONOTONIC, &dl) == 0)
+            return 0;
+        if (errno == EINTR)
+            continue;
+        return errno == ETIMEDOUT ? 1 : -1;
+    }
+}
+
 /* Take every pending post without blocking; returns how many were taken. Used by a
  * reader that is about to read the newest snapshot anyway (older posts are moot). */
 int shm_sem_drain(sem_t *s)

@@ -13,9 +13,10 @@
 #include "conf.h"
 #include "shm.h"
 #include "sim_world.h"
+#include "tgrid.h"
 
 #define SIM_VERSION_BANNER   "rcssserver-19.0.0"
-#define SIM_MAX_BEHIND       2      /* steps of lag caught up before slots are skipped */
+#define SIM_LATE_NS          (TGRID_POLL_MS * 1000000LL) /* a step this late moves the grid */
 #define SIM_REAP_SLICE_NS    100000000LL /* longest sleep between child checks: 100 ms */
 #define SIM_RESTART_GAP_NS   200000000LL /* at most 5 restarts per second per gateway */
 #define SIM_STOP_WAIT_MS     2000   /* children get this long after SIGTERM */
@@ -112,9 +113,12 @@ typedef struct sim {
     sim_proc_t    proc;
     uint64_t      seed;
     int64_t       step_ns;          /* real-time step length */
-    uint64_t      slot;             /* clock slot k of the last step (deadline epoch + k*step) */
+    tgrid_t       grid;             /* the timer schedule: steps and sensors per poll */
+    uint64_t      poll;             /* the timer poll of the last step */
+    int64_t       grid0_ns;         /* CLOCK_MONOTONIC ns of poll 0: poll p is due at
+                                       grid0 + p * 10 ms; a late step moves it forward */
     int64_t       last_step_ns;     /* when the last step ran */
-    uint64_t      skipped;          /* clock slots dropped because the sim fell behind */
+    uint64_t      late_steps;       /* real time: steps that came late and moved the grid */
     time_t        start_time;       /* wall clock at start (the result block) */
     uint32_t      kick_offs_said;   /* kick-offs already announced on stdout */
     int           game_over;        /* auto mode: game_over_wait elapsed */
@@ -127,15 +131,17 @@ typedef struct sim {
 extern volatile sig_atomic_t sim_stop_flag;
 
 /* ---- sim_clock.c ---- */
-/* Absolute deadline of slot k: epoch + k * step (no accumulated error). */
-int64_t  sim_clock_deadline(int64_t epoch_ns, int64_t step_ns, uint64_t k);
-/* The slot to run after slot k given the time now: k + 1, or, when more than max_behind
- * steps late, the newest slot whose deadline has passed (the missed ones are skipped and
- * counted in *skipped). */
-uint64_t sim_clock_next(int64_t epoch_ns, int64_t step_ns, uint64_t k, int64_t now_ns,
-                        int max_behind, uint64_t *skipped);
-/* Sleep until t (absolute CLOCK_MONOTONIC ns), in slices of at most 100 ms, reaping the
- * children between slices. Returns early when sim_stop_flag is set. */
+/* When poll p is due: grid0 + p * 10 ms (absolute, so nothing drifts). */
+int64_t  sim_clock_due(int64_t grid0_ns, uint64_t poll);
+/* The grid origin after the step of `poll` ran at now_ns: unchanged if it was less than
+ * late_ns late, else moved forward by the delay (*moved = 1): the step is on the grid
+ * from then on and every later step and sensor keeps its distance from it, as with the
+ * reference, whose clock stands still while its process does not run. */
+int64_t  sim_clock_regrid(int64_t grid0_ns, uint64_t poll, int64_t now_ns, int64_t late_ns,
+                          int *moved);
+/* Wait until t (absolute CLOCK_MONOTONIC ns) on the sim's semaphore, applying the
+ * commands that take effect at once as they come (sim_between_steps) and reaping the
+ * children at least every 100 ms. Returns early when sim_stop_flag is set. */
 void     sim_clock_wait_until(sim_t *s, int64_t t_ns);
 /* 1 if every ACTIVE player client, and every coach with its eye on, has
  * done_step >= step; *active = their count. */
@@ -256,7 +262,19 @@ void sim_reset(sim_t *s);
 /* ---- sim_publish.c ---- */
 /* Event sink for the world: appends to the region's event ring (ctx = region). */
 void sim_publish_emit(void *ctx, const shm_event_sh_t *ev);
-/* Publish the world as the next snapshot and post every gateway's semaphore. */
-void sim_publish(sim_world_t *w, shm_region_sh_t *r);
+/* Publish the world as the next snapshot (due at grid_ns, timer poll `poll`) and wake
+ * every gateway and the recorder. */
+void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll);
+/* Publish the world between two steps (the region's `live` world: what commands
+ * applied at once changed, the events they released) and wake everyone. */
+void sim_publish_live(sim_world_t *w, shm_region_sh_t *r);
+
+/* ---- sim_turn.c ---- */
+/* One turn: clients, commands, the step (or a reset), the match flow, publish. */
+void sim_turn(sim_t *s);
+/* Between two steps: if a trainer, online coach or operator sent a command, apply
+ * everything received so far in order (players' commands first, as they were read
+ * before it) and publish the live world. Called by every wait of the clock. */
+void sim_between_steps(sim_t *s);
 
 #endif

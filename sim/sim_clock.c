@@ -1,9 +1,13 @@
-/* sim_clock.c -- when the next step happens. Real time: step k at the absolute deadline
- * epoch + k*step on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME), so nothing drifts;
- * a sim more than SIM_MAX_BEHIND steps late skips the missed slots instead of bursting.
- * Synch mode: as soon as every active player sent (done), or after synch_timeout ms
+/* sim_clock.c -- when the next step happens. Real time: at the polls the timer
+ * schedule marks (common/tgrid.h; every 100 ms by default), poll p due at the absolute
+ * time grid0 + p * 10 ms on CLOCK_MONOTONIC, so nothing drifts. A step more than one
+ * poll late (a stall, a loaded machine) moves the grid forward by its delay instead of
+ * catching up: as with the reference, whose clock stands still while it does not run,
+ * the steps after it and every sensor keep their distances from it. Synch mode: as
+ * soon as every active player sent (done), or after synch_timeout ms
  * (server::synch_miss_policy skip and forfeit; wait keeps waiting), counting each late
- * client's misses; the server never exits because a client is slow. */
+ * client's misses; the server never exits because a client is slow. Every wait
+ * applies the commands that take effect at once (sim_between_steps) as they come. */
 #include <errno.h>
 #include <time.h>
 #include "sim.h"
@@ -11,42 +15,32 @@
 
 volatile sig_atomic_t sim_stop_flag = 0;
 
-int64_t sim_clock_deadline(int64_t epoch_ns, int64_t step_ns, uint64_t k)
+#define POLL_NS ((int64_t)TGRID_POLL_MS * 1000000LL)
+
+int64_t sim_clock_due(int64_t grid0_ns, uint64_t poll)
 {
-    return epoch_ns + (int64_t)k * step_ns;
+    return grid0_ns + (int64_t)poll * POLL_NS;
 }
 
-uint64_t sim_clock_next(int64_t epoch_ns, int64_t step_ns, uint64_t k, int64_t now_ns,
-                        int max_behind, uint64_t *skipped)
+int64_t sim_clock_regrid(int64_t grid0_ns, uint64_t poll, int64_t now_ns, int64_t late_ns,
+                         int *moved)
 {
-    uint64_t next = k + 1;
-    if (step_ns <= 0)
-        return next;
-    int64_t late = now_ns - sim_clock_deadline(epoch_ns, step_ns, next);
-    if (late <= (int64_t)max_behind * step_ns)
-        return next;
-    uint64_t cur = (uint64_t)((now_ns - epoch_ns) / step_ns); /* newest passed deadline */
-    if (skipped)
-        *skipped += cur - next;
-    return cur;
-}
-
-static void sleep_abs(int64_t t_ns)
-{
-    struct timespec ts = { .tv_sec = t_ns / 1000000000LL, .tv_nsec = t_ns % 1000000000LL };
-    int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-    (void)rc; /* EINTR: a signal; the caller looks at the flag */
+    int64_t late = now_ns - sim_clock_due(grid0_ns, poll);
+    *moved = late >= late_ns;
+    return *moved ? grid0_ns + late : grid0_ns;
 }
 
 void sim_clock_wait_until(sim_t *s, int64_t t_ns)
 {
+    shm_region_sh_t *r = s->shm.r;
     for (;;) {
-        sim_proc_reap(&s->proc);
+        sim_proc_tick(&s->proc);
+        sim_between_steps(s);
         int64_t now = shm_now_ns();
         if (sim_stop_flag || now >= t_ns)
             return;
         int64_t until = t_ns - now > SIM_REAP_SLICE_NS ? now + SIM_REAP_SLICE_NS : t_ns;
-        sleep_abs(until);
+        shm_sem_wait_until(&r->hdr.done_sem, until);
     }
 }
 
@@ -55,16 +49,18 @@ int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
     return shm_synch_all_done(r, step, active);
 }
 
-static void wait_real_time(sim_t *s)
+static void wait_real_time(sim_t *s, uint64_t next)
 {
-    shm_region_sh_t *r = s->shm.r;
-    uint64_t k = sim_clock_next(r->hdr.epoch_ns, s->step_ns, s->slot, shm_now_ns(),
-                                SIM_MAX_BEHIND, &s->skipped);
-    if (k != s->slot + 1)
-        log_warn("clock: %llu steps late, skipped to slot %llu",
-                 (unsigned long long)(k - s->slot - 1), (unsigned long long)k);
-    sim_clock_wait_until(s, sim_clock_deadline(r->hdr.epoch_ns, s->step_ns, k));
-    s->slot = k;
+    int64_t due = sim_clock_due(s->grid0_ns, next);
+    sim_clock_wait_until(s, due);
+    int64_t now = shm_now_ns();
+    int moved = 0;
+    s->grid0_ns = sim_clock_regrid(s->grid0_ns, next, now, SIM_LATE_NS, &moved);
+    if (moved) {
+        s->late_steps++;
+        log_debug("clock: the step of poll %llu came %.1f ms late; the grid moves with it",
+                  (unsigned long long)next, (double)(now - due) / 1e6);
+    }
 }
 
 /* The misses of a wait for step that ended (everybody done) or ran out of time: each
@@ -106,16 +102,14 @@ static void wait_idle(sim_t *s, uint64_t step)
     int64_t until = s->last_step_ns + s->step_ns;
     for (;;) {
         sim_proc_reap(&s->proc);
+        sim_between_steps(s);
         int active = 0;
         (void)sim_clock_all_done(r, step, &active);
         int64_t now = shm_now_ns();
         if (sim_stop_flag || active > 0 || now >= until)
             return;
         int64_t left = until - now < SIM_REAP_SLICE_NS ? until - now : SIM_REAP_SLICE_NS;
-        if (left < 1000000)
-            sleep_abs(now + left);
-        else
-            shm_sem_timedwait(&r->hdr.done_sem, (int)(left / 1000000));
+        shm_sem_wait_until(&r->hdr.done_sem, now + left);
     }
 }
 
@@ -126,6 +120,7 @@ static void wait_synch(sim_t *s)
     int64_t start = shm_now_ns(), last_reap = start;
     int64_t timeout = (int64_t)conf_int(&s->conf, SP_synch_timeout) * 1000000LL;
     for (;;) {
+        sim_between_steps(s);
         int active = 0;
         int done = sim_clock_all_done(r, step, &active);
         if (sim_stop_flag)
@@ -162,14 +157,18 @@ static void wait_synch(sim_t *s)
             sim_proc_reap(&s->proc);
             last_reap = now;
         }
-        shm_sem_timedwait(&r->hdr.done_sem, 10);
+        shm_sem_wait_until(&r->hdr.done_sem, now + 10000000LL);
     }
 }
 
 void sim_clock_wait_next(sim_t *s)
 {
-    if (conf_bool(&s->conf, SP_synch_mode))
+    uint64_t next = tgrid_next(&s->grid, s->poll, TGRID_STEP);
+    if (conf_bool(&s->conf, SP_synch_mode)) {
         wait_synch(s);
-    else
-        wait_real_time(s);
+        s->grid0_ns = shm_now_ns() - (int64_t)next * POLL_NS; /* no wall clock: now */
+    } else {
+        wait_real_time(s, next);
+    }
+    s->poll = next;
 }

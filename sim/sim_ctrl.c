@@ -1,8 +1,10 @@
 /* sim_ctrl.c -- control records applied to the world (monitor commands, trainer and
- * online-coach commands) and sim_cmd_drain(), which pops every shm command ring each step:
- * players' rings first (index order), then coaches and trainer (through sim_coach.c,
- * which also releases the coach-language messages that are due), then the gateways'
- * control rings. Player commands themselves are applied by sim_cmd.c. */
+ * online-coach commands) and sim_cmd_drain(), which pops every shm command ring at each
+ * step and whenever a coach or control record waits between steps: players' rings
+ * first (index order), then coaches and trainer (through sim_coach.c, which also
+ * releases the coach-language messages that are due, at steps only), then the
+ * gateways' control rings, each coach and control record acknowledged. Player commands
+ * themselves are applied by sim_cmd.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -182,12 +184,24 @@ void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 }
 
 /* ---- draining the rings ------------------------------------------------------------ */
-static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q)
+/* The record just popped from a ring whose read position is now `pos` is acknowledged
+ * (its producer answers its client after this): side 0 = client ring ci, 1 = control
+ * ring of gateway ci (SHM_MAX_GATEWAYS: monitorgw). Parts of a text and raw text-log
+ * copies need no answer. */
+static void ack(sim_world_t *w, const shm_cmd_sh_t *c, int ring, int ci, uint32_t pos)
+{
+    if (c->kind == SHM_CMD_CONT || c->kind == SHM_CMD_RAW)
+        return;
+    sim_world_emit(w, SHM_EV_ACK, ring, ci, 0.0, 0.0, (int32_t)pos, NULL, 0);
+}
+
+static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q, int gw)
 {
     shm_cmd_sh_t c;
     int n = 0;
     while (n < SHM_CTRL_SLOTS && shm_ctrl_pop(q, &c) == 0) {
         sim_cmd_control(w, &c, 0);
+        ack(w, &c, 1, gw, atomic_load_explicit(&q->tail, memory_order_relaxed));
         n++;
     }
     return n;
@@ -199,16 +213,40 @@ static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
     if (atomic_load_explicit(&e->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
         return 0;
     int side = ci == SHM_COACH_LEFT ? SHM_SIDE_LEFT : ci == SHM_COACH_RIGHT ? SHM_SIDE_RIGHT : 0;
+    shm_cmd_ring_sh_t *q = &r->cmd[ci];
     shm_cmd_sh_t c;
     int n = 0;
-    while (n < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[ci], &c) == 0) {
+    while (n < SHM_CMD_SLOTS && shm_cmd_pop(q, &c) == 0) {
         sim_coach_record(w, &c, side);
+        ack(w, &c, 0, ci, atomic_load_explicit(&q->tail, memory_order_relaxed));
         n++;
     }
     return n;
 }
 
-int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
+static int ring_busy(const _Atomic uint32_t *head, const _Atomic uint32_t *tail)
+{
+    return atomic_load_explicit(head, memory_order_acquire)
+           != atomic_load_explicit(tail, memory_order_relaxed);
+}
+
+int sim_cmd_pending_now(const shm_region_sh_t *r)
+{
+    if (atomic_load_explicit(&r->hdr.players_now, memory_order_acquire))
+        return 1;
+    for (int ci = SHM_COACH_TRAINER; ci < SHM_MAX_CLIENTS; ci++) {
+        if (ring_busy(&r->cmd[ci].head, &r->cmd[ci].tail)
+            && atomic_load_explicit(&r->client[ci].state, memory_order_relaxed) == CLIENT_ST_ACTIVE)
+            return 1;
+    }
+    for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++) {
+        if (ring_busy(&r->netgw[g].ctrl.head, &r->netgw[g].ctrl.tail))
+            return 1;
+    }
+    return ring_busy(&r->monitorgw.ctrl.head, &r->monitorgw.ctrl.tail);
+}
+
+int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step)
 {
     shm_cmd_sh_t c;
     int n = 0;
@@ -227,8 +265,9 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
     for (int ci = SHM_COACH_TRAINER; ci < SHM_MAX_CLIENTS; ci++)
         n += drain_coach(w, r, ci);
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
-        n += drain_ctrl(w, &r->netgw[g].ctrl);
-    n += drain_ctrl(w, &r->monitorgw.ctrl);
-    sim_coach_release(w);
+        n += drain_ctrl(w, &r->netgw[g].ctrl, (int)g);
+    n += drain_ctrl(w, &r->monitorgw.ctrl, SHM_MAX_GATEWAYS);
+    if (step)
+        sim_coach_release(w);
     return n;
 }

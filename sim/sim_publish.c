@@ -1,6 +1,8 @@
 /* sim_publish.c -- world -> shm: fills one snapshot slot per step (seqlock through
- * shm_snap_begin/publish), appends events, and wakes every gateway (its wake socket and
- * cycle semaphore, shm_wake.h) and the recorder. Called by the sim loop after each step (before_kick_off included). */
+ * shm_snap_begin/publish), or the live world between steps when commands were applied
+ * at once, releases the events emitted so far, and wakes every gateway (its wake socket
+ * and cycle semaphore, shm_wake.h) and the recorder. Called by the sim loop after each
+ * step (before_kick_off included) and by sim_between_steps. */
 #include <string.h>
 #include "shm_wake.h"
 #include "sim.h"
@@ -62,16 +64,10 @@ void sim_publish_emit(void *ctx, const shm_event_sh_t *ev)
     shm_event_push((shm_region_sh_t *)ctx, ev);
 }
 
-void sim_publish(sim_world_t *w, shm_region_sh_t *r)
+/* every configured gateway (its wake socket and semaphore: shm_wake.h) and the
+ * recorder; a restarted gateway drains what piled up while it was down */
+static void publish_wake(shm_region_sh_t *r)
 {
-    shm_snapshot_sh_t *s = shm_snap_begin(r);
-    sim_publish_fill(w, r->client, s);
-    s->step = atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1;
-    s->publish_ns = shm_now_ns();
-    s->event_head = shm_event_head(r);
-    shm_snap_publish(r, s);
-    /* every configured gateway (its wake socket and semaphore: shm_wake.h); a restarted
-     * one drains what piled up while it was down */
     static shm_wake_t wake = { .fd = -1 };
     static char wake_name[SHM_NAME_LEN];
     if (wake.r != r || strcmp(wake_name, r->hdr.name) != 0) { /* a region of its own */
@@ -83,4 +79,34 @@ void sim_publish(sim_world_t *w, shm_region_sh_t *r)
         shm_wake_send(&wake, (int)g);
     shm_wake_send(&wake, SHM_WAKE_MGW);
     shm_sem_post(&r->recorder.cycle_sem);
+}
+
+void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll)
+{
+    shm_snapshot_sh_t *s = shm_snap_begin(r);
+    sim_publish_fill(w, r->client, s);
+    s->step = atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1;
+    s->publish_ns = shm_now_ns();
+    s->event_head = shm_event_head(r);
+    s->grid_ns = grid_ns;
+    s->poll = poll;
+    shm_snap_publish(r, s);
+    publish_wake(r);
+}
+
+void sim_publish_live(sim_world_t *w, shm_region_sh_t *r)
+{
+    uint64_t step = atomic_load_explicit(&r->hdr.published, memory_order_relaxed);
+    const shm_snapshot_sh_t *last = &r->snap[(step - 1) % SHM_SNAP_SLOTS]; /* ours: stable */
+    int64_t grid_ns = last->grid_ns;
+    uint64_t poll = last->poll;
+    shm_snapshot_sh_t *s = shm_live_begin(r);
+    sim_publish_fill(w, r->client, s);
+    s->step = step;
+    s->publish_ns = shm_now_ns();
+    s->event_head = shm_event_head(r);
+    s->grid_ns = grid_ns;
+    s->poll = poll;
+    shm_live_publish(r, s);
+    publish_wake(r);
 }

@@ -200,7 +200,7 @@ static void metrics(sim_t *s, int64_t t0)
     }
     s->runner.last_pub_ns = now;
     u->cycles++;
-    u->skipped_slots = s->skipped;
+    u->late_steps = s->late_steps;
 }
 
 void sim_runner_after_turn(sim_t *s, int64_t t0)

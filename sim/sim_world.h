@@ -184,9 +184,15 @@ void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 /* Apply one control record (monitor/trainer); side is the online coach's side for
  * records from a coach ring (0 trainer/monitor). */
 void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
-/* Drain every player's command ring (a disabled player's records are dropped), the coach/trainer rings and every gateway's
- * control ring of region r, applying the records in order. Returns records applied. */
-int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r);
+/* Drain every player's command ring (a disabled player's records are dropped), the
+ * coach/trainer rings and every gateway's control ring of region r, applying the
+ * records in order; each coach or control record applied is acknowledged with an
+ * SHM_EV_ACK event (its producer answers after it). Then, at a step (step = 1), the
+ * coach-language messages that are due are released. Returns records applied. */
+int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step);
+/* 1 if a coach ring or a control ring holds a record, or a gateway asked for the
+ * players' rings (hdr.players_now): something to apply at once. */
+int  sim_cmd_pending_now(const shm_region_sh_t *r);
 
 /* ---- sim_coach.c ---- */
 /* One record from a coach's ring: side 0 the trainer, else the online coach of side.

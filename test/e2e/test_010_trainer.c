@@ -191,19 +191,24 @@ Test(trainer, say_ear_and_hear, .timeout = 30)
     cr_expect_eq(e2e_trainer_cmd(&t, "(ear on)"), 0);
     cr_expect_str_eq(t.last, "(ok ear on)");
     /* 5.3: v7+ players hear "coach" with quotes, older ones "referee" without; the
-     * trainer with its ear on hears itself as the referee */
-    cr_expect_eq(e2e_trainer_say(&t, "move now"), 0);
-    cr_expect_str_eq(t.last, "(ok say)");
+     * trainer with its ear on hears itself as the referee, before its (ok say): the
+     * say is made when it arrives, then answered */
+    e2e_send(t.fd, t.port, "(say move now)");
+    cr_expect_gt(e2e_recv_prefix(t.fd, "(", buf, sizeof buf, 2000, NULL), 0);
+    cr_expect_str_eq(buf, "(hear 0 referee \"move now\")");
+    cr_expect_gt(e2e_recv_prefix(t.fd, "(", buf, sizeof buf, 2000, NULL), 0);
+    cr_expect_str_eq(buf, "(ok say)");
     cr_expect_gt(e2e_recv_prefix(p19, "(hear ", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(hear 0 coach \"move now\")");
     cr_expect_gt(e2e_recv_prefix(p5, "(hear ", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(hear 0 referee move now)");
-    cr_expect_gt(e2e_recv_prefix(t.fd, "(hear ", buf, sizeof buf, 2000, NULL), 0);
-    cr_expect_str_eq(buf, "(hear 0 referee \"move now\")");
-    /* the referee: name before time for the trainer, every version */
-    cr_expect_eq(e2e_trainer_change_mode(&t, "play_on"), 0);
-    cr_expect_gt(e2e_recv_prefix(t.fd, "(hear referee ", buf, sizeof buf, 2000, NULL), 0);
+    /* the referee: name before time for the trainer, every version; the mode changes
+     * (and is announced) before the trainer's (ok change_mode) */
+    e2e_send(t.fd, t.port, "(change_mode play_on)");
+    cr_expect_gt(e2e_recv_prefix(t.fd, "(", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(hear referee 0 play_on)");
+    cr_expect_gt(e2e_recv_prefix(t.fd, "(", buf, sizeof buf, 2000, NULL), 0);
+    cr_expect_str_eq(buf, "(ok change_mode)");
     /* a player's say reaches the trainer (v7+: short name, quoted message) */
     e2e_send(p19, p19port, "(say hi)");
     cr_expect_gt(e2e_recv_prefix(t.fd, "(hear ", buf, sizeof buf, 2000, NULL), 0);

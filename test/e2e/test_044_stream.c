@@ -105,8 +105,9 @@ Test(stream, fullstate_for_one_side, .timeout = 60)
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
 
-/* synch mode: with synch_see_offset below synch_offset (60) the synch see comes before
- * (think), at or above it after */
+/* synch mode: the synch see and (think) are polls of the timer (spec player-sim.md 7):
+ * with synch_see_offset up to synch_offset (60) the see comes before (think) (at 60
+ * both fall on one poll, the see first), above it after */
 static void see_vs_think(const char *offset, int see_first)
 {
     e2e_server_t s;
@@ -135,7 +136,8 @@ Test(stream, synch_see_offset, .timeout = 60)
 {
     see_vs_think("0", 1);
     see_vs_think("30", 1);
-    see_vs_think("60", 0);
+    see_vs_think("60", 1);
+    see_vs_think("70", 0);
 }
 
 /* a substitution: own team (change_player_type U T), opponents (change_player_type U),

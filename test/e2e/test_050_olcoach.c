@@ -402,11 +402,11 @@ Test(olcoach, compressed_coach_and_trainer, .timeout = 30)
     cr_expect_eq(e2e_trainer_cmd(&t, "(ear on)"), 0);
     cr_expect_eq(e2e_trainer_cmd(&t, "(compression 9)"), 0);
     cr_expect_str_eq(t.last, "(ok compression 9)");
-    zsend(t.fd, t.port, "(change_mode play_on)");
-    cr_expect_gt(unzip_recv(t.fd), 0);
-    cr_expect_str_eq(buf, "(ok change_mode)");
+    zsend(t.fd, t.port, "(change_mode play_on)"); /* made (and said) before the reply */
     cr_expect_gt(unzip_recv(t.fd), 0);
     cr_expect_str_eq(buf, "(hear referee 0 play_on)");
+    cr_expect_gt(unzip_recv(t.fd), 0);
+    cr_expect_str_eq(buf, "(ok change_mode)");
     e2e_trainer_close(&t);
     close(ca);
     close(a1);

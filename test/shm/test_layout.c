@@ -21,9 +21,9 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 8u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 9u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
-    PIN_SIZE(shm_header_sh_t, 232);
+    PIN_SIZE(shm_header_sh_t, 240);
     PIN_OFF(shm_header_sh_t, magic, 0);
     PIN_OFF(shm_header_sh_t, layout_version, 4);
     PIN_OFF(shm_header_sh_t, region_size, 8);
@@ -40,10 +40,11 @@ Test(layout, header)
     PIN_OFF(shm_header_sh_t, done_sem, 72);
     PIN_OFF(shm_header_sh_t, table_lock, 104);
     PIN_OFF(shm_header_sh_t, table_lock_owner, 144);
-    PIN_OFF(shm_header_sh_t, _pad0, 148);
+    PIN_OFF(shm_header_sh_t, players_now, 148);
     PIN_OFF(shm_header_sh_t, name, 152);
     PIN_OFF(shm_header_sh_t, instance_id, 216);
     PIN_OFF(shm_header_sh_t, sim_start, 224);
+    PIN_OFF(shm_header_sh_t, live_pub, 232);
 }
 
 Test(layout, params)
@@ -148,7 +149,7 @@ Test(layout, player)
 
 Test(layout, snapshot)
 {
-    PIN_SIZE(shm_snapshot_sh_t, 4720);
+    PIN_SIZE(shm_snapshot_sh_t, 4736);
     PIN_OFF(shm_snapshot_sh_t, seq, 0);
     PIN_OFF(shm_snapshot_sh_t, step, 8);
     PIN_OFF(shm_snapshot_sh_t, publish_ns, 16);
@@ -165,6 +166,8 @@ Test(layout, snapshot)
     PIN_OFF(shm_snapshot_sh_t, player, 136);
     PIN_OFF(shm_snapshot_sh_t, episode, 4712);
     PIN_OFF(shm_snapshot_sh_t, pen_coin, 4716);
+    PIN_OFF(shm_snapshot_sh_t, grid_ns, 4720);
+    PIN_OFF(shm_snapshot_sh_t, poll, 4728);
 }
 
 Test(layout, event)
@@ -326,23 +329,24 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4950272);
+    PIN_SIZE(shm_region_sh_t, 4956040);
     PIN_OFF(shm_region_sh_t, hdr, 0);
-    PIN_OFF(shm_region_sh_t, params, 232);
-    PIN_OFF(shm_region_sh_t, ptypes, 67824);
-    PIN_OFF(shm_region_sh_t, team, 76024);
-    PIN_OFF(shm_region_sh_t, netgw, 76072);
-    PIN_OFF(shm_region_sh_t, monitorgw, 2375080);
-    PIN_OFF(shm_region_sh_t, client, 2518768);
-    PIN_OFF(shm_region_sh_t, cmd, 2522768);
-    PIN_OFF(shm_region_sh_t, monitor, 2961168);
-    PIN_OFF(shm_region_sh_t, snap, 3354384);
-    PIN_OFF(shm_region_sh_t, events, 3656464);
-    PIN_OFF(shm_region_sh_t, coach, 4803360);
-    PIN_OFF(shm_region_sh_t, recorder, 4803440);
-    PIN_OFF(shm_region_sh_t, rec, 4947128);
-    PIN_OFF(shm_region_sh_t, montab, 4947440);
-    PIN_OFF(shm_region_sh_t, runner, 4947456);
+    PIN_OFF(shm_region_sh_t, params, 240);
+    PIN_OFF(shm_region_sh_t, ptypes, 67832);
+    PIN_OFF(shm_region_sh_t, team, 76032);
+    PIN_OFF(shm_region_sh_t, netgw, 76080);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2375088);
+    PIN_OFF(shm_region_sh_t, client, 2518776);
+    PIN_OFF(shm_region_sh_t, cmd, 2522776);
+    PIN_OFF(shm_region_sh_t, monitor, 2961176);
+    PIN_OFF(shm_region_sh_t, snap, 3354392);
+    PIN_OFF(shm_region_sh_t, events, 3657496);
+    PIN_OFF(shm_region_sh_t, coach, 4804392);
+    PIN_OFF(shm_region_sh_t, recorder, 4804472);
+    PIN_OFF(shm_region_sh_t, rec, 4948160);
+    PIN_OFF(shm_region_sh_t, montab, 4948472);
+    PIN_OFF(shm_region_sh_t, runner, 4948488);
+    PIN_OFF(shm_region_sh_t, live, 4951304);
 }
 
 Test(layout, coach)
@@ -407,7 +411,7 @@ Test(layout, runner)
     PIN_OFF(shm_runner_sh_t, publish_sum_ns, 112);
     PIN_OFF(shm_runner_sh_t, publish_max_ns, 120);
     PIN_OFF(shm_runner_sh_t, misses, 128);
-    PIN_OFF(shm_runner_sh_t, skipped_slots, 136);
+    PIN_OFF(shm_runner_sh_t, late_steps, 136);
     PIN_OFF(shm_runner_sh_t, event_drops, 144);
     PIN_OFF(shm_runner_sh_t, client, 152);
     PIN_OFF(shm_runner_sh_t, mgw_event_read, 752);

@@ -190,6 +190,29 @@ Test(ring, snap_publish_sets_step)
     cr_expect_eq(out.time, 77);
 }
 
+/* the live world: nothing before its first publish, then the newest one, whole, with
+ * the publish count it belongs to; a slot being written is refused */
+Test(ring, live_publish_and_read)
+{
+    static shm_snapshot_sh_t out;
+    uint64_t pub = 0;
+
+    cr_expect_eq(shm_live_read(owner.r, &pub, &out), -1, "never published");
+    for (uint64_t n = 1; n <= 3; n++) {
+        static shm_snapshot_sh_t priv;
+        snap_fill(&priv, 40 + n);
+        shm_snapshot_sh_t *s = shm_live_begin(owner.r); /* the body only: seq is the lock's */
+        memcpy((char *)s + SNAP_OFF, (const char *)&priv + SNAP_OFF, sizeof priv - SNAP_OFF);
+        shm_live_publish(owner.r, s);
+    }
+    cr_expect_eq(shm_live_read(owner.r, &pub, &out), 0);
+    cr_expect_eq(pub, 3u);
+    cr_expect(snap_whole(&out, 43));
+    cr_expect_eq(out.step, 43u, "the step it follows, as the writer gave it");
+    (void)shm_live_begin(owner.r); /* odd: being written */
+    cr_expect_eq(shm_live_read(owner.r, &pub, &out), -1);
+}
+
 Test(ring, snap_overwritten_slot_refused)
 {
     static shm_snapshot_sh_t out;

@@ -1,51 +1,51 @@
-/* test_clock.c -- absolute deadlines (no drift), catching up a small lag, skipping slots
- * when far behind, and the synch-mode "all done" test on a client table. Pure: no
- * sleeping, the "now" values are made up. */
+/* test_clock.c -- absolute deadlines on the timer grid (no drift), a late step moving
+ * the grid instead of a catch-up, and the synch-mode "all done" test on a client
+ * table. Pure: no sleeping, the "now" values are made up. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "sim.h"
 
 #define MS 1000000LL
 
-Test(clock, deadline_is_epoch_plus_k_steps, .timeout = 10)
+Test(clock, poll_p_is_due_at_grid0_plus_p_polls, .timeout = 10)
 {
-    cr_expect_eq(sim_clock_deadline(5000, 100 * MS, 0), 5000);
-    cr_expect_eq(sim_clock_deadline(5000, 100 * MS, 6000), 5000 + 600000 * MS);
-    cr_expect_eq(sim_clock_deadline(-7, 3, 1000000000ull), -7 + 3000000000LL);
+    cr_expect_eq(sim_clock_due(5000, 0), 5000);
+    cr_expect_eq(sim_clock_due(5000, 60000), 5000 + 600000 * MS);
+    cr_expect_eq(sim_clock_due(-7, 1000000000ull), -7 + 10000000000LL * MS);
 }
 
-/* each step is woken late by a varying jitter (up to 9 ms) and takes time; the slot
- * sequence is still 1, 2, 3 ... and step N lands on epoch + N * step exactly */
+/* each step is woken late by a varying jitter (up to 9 ms, less than a poll) and takes
+ * time; the grid never moves and step N lands on grid0 + N * 100 ms exactly */
 Test(clock, no_accumulated_error, .timeout = 10)
 {
-    int64_t epoch = 123456789, step = 100 * MS;
-    uint64_t k = 0, skipped = 0;
-    for (int n = 1; n <= 6000; n++) {
+    int64_t grid0 = 123456789;
+    int moved_any = 0;
+    for (uint64_t n = 1; n <= 6000; n++) {
         int64_t jitter = (int64_t)((n * 7919) % 10) * MS;
-        int64_t now = sim_clock_deadline(epoch, step, k) + jitter; /* step k just ran */
-        k = sim_clock_next(epoch, step, k, now, 2, &skipped);
-        cr_assert_eq(k, (uint64_t)n);
+        int moved = 0;
+        int64_t now = sim_clock_due(grid0, n * 10) + jitter; /* step n just ran */
+        grid0 = sim_clock_regrid(grid0, n * 10, now, SIM_LATE_NS, &moved);
+        moved_any |= moved;
     }
-    cr_expect_eq(skipped, 0u);
-    cr_expect_eq(sim_clock_deadline(epoch, step, k), epoch + 600000 * MS, "6000 cycles = 600 s");
+    cr_expect_eq(moved_any, 0);
+    cr_expect_eq(grid0, 123456789, "6000 cycles = 600 s on the same grid");
 }
 
-Test(clock, small_lag_is_caught_up, .timeout = 10)
+/* the sim stalled 60 ms before the step of poll 110: the grid moves by 60 ms, so the
+ * next step is due a whole step after this one, not 40 ms later (no catch-up) */
+Test(clock, a_late_step_moves_the_grid, .timeout = 10)
 {
-    uint64_t skipped = 0;
-    /* slot 10 ran 150 ms late: slot 11 is due already, run it (no skip) */
-    cr_expect_eq(sim_clock_next(0, 100 * MS, 10, 1150 * MS, 2, &skipped), 11u);
-    cr_expect_eq(skipped, 0u);
-}
-
-Test(clock, big_lag_skips_slots, .timeout = 10)
-{
-    uint64_t skipped = 0;
-    /* after slot 10 the sim stalled until t = 2.55 s: slots 11..24 are dropped */
-    uint64_t k = sim_clock_next(0, 100 * MS, 10, 2550 * MS, 2, &skipped);
-    cr_expect_eq(k, 25u);
-    cr_expect_eq(skipped, 14u);
-    cr_expect_eq(sim_clock_deadline(0, 100 * MS, k), 2500 * MS, "still on the grid");
+    int moved = 0;
+    int64_t grid0 = sim_clock_regrid(0, 110, 1160 * MS, SIM_LATE_NS, &moved);
+    cr_expect_eq(moved, 1);
+    cr_expect_eq(grid0, 60 * MS);
+    cr_expect_eq(sim_clock_due(grid0, 120), 1260 * MS);
+    /* exactly one poll late moves it too; a little less does not */
+    grid0 = sim_clock_regrid(0, 10, 110 * MS, SIM_LATE_NS, &moved);
+    cr_expect_eq(moved, 1);
+    grid0 = sim_clock_regrid(0, 10, 109 * MS, SIM_LATE_NS, &moved);
+    cr_expect_eq(moved, 0);
+    cr_expect_eq(grid0, 0);
 }
 
 Test(clock, all_done_counts_active_players, .timeout = 10)

@@ -238,7 +238,7 @@ static void decide(sim_t *s)
 static void wait_logs(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
-    if (!conf_bool(&s->conf, SP_game_logging) && !conf_bool(&s->conf, SP_text_logging))
+    if (!sim_proc_logs_on(&s->conf))
         return;
     atomic_store(&r->runner.finish, 1);
     shm_sem_post(&r->recorder.cycle_sem);

@@ -1,0 +1,112 @@
+/* rec_kwy.c -- the keepaway log (.kwy) of rcss-recorder, as rcssserver 19 writes it with
+ * server::keepaway and server::keepaway_logging: opened (truncated) at the start as
+ * incomplete.kwy (or the fixed name), a "#" header when the first play_on counts keepers
+ * and takers, then one row per finished episode, each put on disk at once (the reference
+ * flushes every line); renamed at a clean end like the game log. The sim tells the
+ * header and the rows as SHM_EV_KEEPAWAY events (sim_keepaway.c).
+ * Rows are numbered, so the file says itself how far it got: a restarted recorder, which
+ * goes over the events since its predecessor's last saved state again, keeps the file's
+ * whole lines and writes only the rows after the last one there. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rec.h"
+
+#define KWY_SCAN_MAX (64u << 20)   /* a resumed file longer than this is started again */
+
+void rec_kwy_header(rec_buf_t *b, int keepers, int takers, double length, double width)
+{
+    /* %g: the reference streams the two reals with the default six significant digits */
+    rec_buf_printf(b,
+                   "# Keepers: %d\n"
+                   "# Takers:  %d\n"
+                   "# Region:  %g x %g\n"
+                   "#\n"
+                   "# Description of Fields:\n"
+                   "# 1) Episode number\n"
+                   "# 2) Start time in simulator steps (100ms)\n"
+                   "# 3) End time in simulator steps (100ms)\n"
+                   "# 4) Duration in simulator steps (100ms)\n"
+                   "# 5) (o)ut of bounds / (t)aken away\n"
+                   "#\n",
+                   keepers, takers, length, width);
+}
+
+void rec_kwy_row(rec_buf_t *b, int episode, int start, int end, const char *why)
+{
+    rec_buf_printf(b, "%d\t%d\t%d\t%d\t%s\n", episode, start, end, end - start, why);
+}
+
+size_t rec_kwy_scan(const char *text, size_t len, int *header, int *last)
+{
+    size_t whole = 0;
+    *header = 0;
+    *last = 0;
+    for (size_t i = 0; i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        if (!nl)
+            break; /* a line its writer did not finish */
+        size_t n = (size_t)(nl - (text + i));
+        if (n >= 10 && memcmp(text + i, "# Keepers:", 10) == 0)
+            *header = 1;
+        else if (n > 0 && text[i] >= '0' && text[i] <= '9')
+            *last = atoi(text + i);
+        i += n + 1;
+        whole = i;
+    }
+    return whole;
+}
+
+/* the whole lines of an existing file (and what they hold); 0 if there is none */
+static size_t kwy_existing(rec_kwy_t *k, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    rec_buf_t b = { 0 };
+    char chunk[65536];
+    ssize_t n;
+    while (b.len < KWY_SCAN_MAX && ((n = read(fd, chunk, sizeof chunk)) > 0
+                                   || (n < 0 && errno == EINTR))) {
+        if (n > 0)
+            rec_buf_add(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    size_t whole = 0;
+    if (!b.oom && b.len < KWY_SCAN_MAX)
+        whole = rec_kwy_scan(b.p ? b.p : "", b.len, &k->header, &k->last);
+    rec_buf_free(&b);
+    return whole;
+}
+
+int rec_kwy_open(rec_kwy_t *k, const char *path, int resume, char *err, size_t errlen)
+{
+    k->header = 0;
+    k->last = 0;
+    size_t whole = resume ? kwy_existing(k, path) : 0;
+    return rec_file_open(&k->file, path, 0, whole > 0 ? (int64_t)whole : -1, err, errlen);
+}
+
+int rec_kwy_event(rec_kwy_t *k, const shm_event_sh_t *ev, const char *text, size_t len,
+                  const conf_t *c, char *err, size_t errlen)
+{
+    if (ev->kind != SHM_EV_KEEPAWAY || k->file.fd < 0)
+        return 0;
+    if (ev->arg == 0) {
+        if (k->header)
+            return 0; /* written before a restart */
+        rec_kwy_header(&k->file.buf, (int)ev->x, (int)ev->y,
+                       conf_real(c, SP_keepaway_length), conf_real(c, SP_keepaway_width));
+        k->header = 1;
+    } else {
+        if (ev->arg <= k->last)
+            return 0; /* written before a restart */
+        char why[2] = { len > 0 ? text[0] : '?', '\0' };
+        rec_kwy_row(&k->file.buf, ev->arg, (int)ev->x, (int)ev->y, why);
+        k->last = ev->arg;
+    }
+    return rec_file_flush(&k->file, err, errlen);
+}

@@ -172,6 +172,12 @@ typedef struct rec_kwy {
 void   rec_kwy_header(rec_buf_t *b, int keepers, int takers, double length, double width);
 /* One finished episode: "EPISODE\tSTART\tEND\tDURATION\tWHY\n", why "o" or "t". */
 void   rec_kwy_row(rec_buf_t *b, int episode, int start, int end, const char *why);
+/* The keepaway log's name in dir (as logpath_dir gives it). Running (final 0): FIXED.kwy
+ * with keepaway_log_fixed (keepaway_log_fixed_name, "-rN" added after a reset), else
+ * incomplete.kwy. Final: [DATE][rN-]TEAMINFO.kwy, DATE the log_date_format of start when
+ * keepaway_log_dated (the reference's rule for every log). 0, or -1 if it does not fit. */
+int    rec_kwy_name(const conf_t *c, const char *dir, uint32_t episode, int final,
+                    time_t start, const char *teaminfo, char *out, size_t len);
 /* What a file's text holds: sets *header (a "# Keepers:" line) and *last (the number of
  * its last row, 0 none); returns the length of its whole lines (a last line without its
  * newline was cut by a kill and is not counted). */

@@ -40,6 +40,20 @@ void rec_kwy_row(rec_buf_t *b, int episode, int start, int end, const char *why)
     rec_buf_printf(b, "%d\t%d\t%d\t%d\t%s\n", episode, start, end, end - start, why);
 }
 
+int rec_kwy_name(const conf_t *c, const char *dir, uint32_t episode, int final, time_t start,
+                 const char *teaminfo, char *out, size_t len)
+{
+    char name[CONF_STR_LEN + 16], fmt[CONF_STR_LEN + 16];
+    if (!final) {
+        rec_runner_fixed(conf_str(c, SP_keepaway_log_fixed_name), episode, name, sizeof name);
+        return logpath_running(dir, conf_bool(c, SP_keepaway_log_fixed), name, ".kwy", 0,
+                               out, len) < 0 ? -1 : 0;
+    }
+    int dated = rec_runner_date(conf_str(c, SP_log_date_format),
+                                conf_bool(c, SP_keepaway_log_dated), episode, fmt, sizeof fmt);
+    return logpath_final(dir, dated, fmt, start, teaminfo, ".kwy", 0, out, len) < 0 ? -1 : 0;
+}
+
 size_t rec_kwy_scan(const char *text, size_t len, int *header, int *last)
 {
     size_t whole = 0;

@@ -215,12 +215,12 @@ static int open_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int fixed, par
 /* the keepaway log: its own directory and names (keepaway_log_*), never compressed */
 static int open_kwy(rec_ctx_t *c, int resume)
 {
-    char path[LOGPATH_MAX], err[LOGPATH_MAX + 128], name[CONF_STR_LEN + 16];
-    rec_runner_fixed(conf_str(&c->conf, SP_keepaway_log_fixed_name), c->st.episode, name,
-                     sizeof name);
+    char path[LOGPATH_MAX], err[LOGPATH_MAX + 128];
+    if (rec_kwy_name(&c->conf, c->kwy_dir, c->st.episode, 0, 0, NULL, path, sizeof path) < 0) {
+        log_err("kwy log: file name too long in %s", c->kwy_dir);
+        return -1;
+    }
     if (logpath_mkdirs(c->kwy_dir, err, sizeof err) < 0
-        || logpath_running(c->kwy_dir, conf_bool(&c->conf, SP_keepaway_log_fixed), name, ".kwy",
-                           0, path, sizeof path) < 0
         || rec_kwy_open(&c->kwy, path, resume, err, sizeof err) < 0) {
         log_err("kwy log: %s", err);
         return -1;
@@ -354,6 +354,18 @@ static void rename_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int dated_i
         log_info("%s", path);
 }
 
+static void rename_kwy(rec_ctx_t *c, const char *teaminfo)
+{
+    char path[LOGPATH_MAX], err[2 * LOGPATH_MAX + 64];
+    if (rec_kwy_name(&c->conf, c->kwy_dir, c->st.episode, 1, (time_t)c->r->rec.start_time,
+                     teaminfo, path, sizeof path) < 0)
+        log_err("kwy log: final name too long; left as %s", c->kwy.file.path);
+    else if (rec_file_rename(&c->kwy.file, path, err, sizeof err) < 0)
+        log_err("%s", err);
+    else
+        log_info("%s", path);
+}
+
 static void rec_finish(rec_ctx_t *c)
 {
     char teaminfo[256], err[LOGPATH_MAX + 128];
@@ -374,7 +386,7 @@ static void rec_finish(rec_ctx_t *c)
         rename_log(c, &c->game, c->game_dir, SP_game_log_dated, teaminfo, ".rcg");
     if (c->kwy_on && rec_file_close(&c->kwy.file, err, sizeof err) == 0
         && !conf_bool(&c->conf, SP_keepaway_log_fixed))
-        rename_log(c, &c->kwy.file, c->kwy_dir, SP_keepaway_log_dated, teaminfo, ".kwy");
+        rename_kwy(c, teaminfo);
     rec_runner_names(c->r, c->st.episode, c->game_on ? c->game.path : "",
                      c->text_on ? c->text.path : "");
 }

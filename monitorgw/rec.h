@@ -1,6 +1,7 @@
-/* rec.h -- rcss-recorder: the game log (.rcg) and the text log (.rcl), written from the
- * region's snapshot and event rings in a process of its own, so the sim never waits on a
- * disk and a crashed gateway loses nothing (spec monitor-log-coach.md 2, 3).
+/* rec.h -- rcss-recorder: the game log (.rcg), the text log (.rcl) and the keepaway log
+ * (.kwy), written from the region's snapshot and event rings in a process of its own, so
+ * the sim never waits on a disk and a crashed gateway loses nothing (spec
+ * monitor-log-coach.md 2, 3, 7.4).
  *   rec_buf.c       growable byte buffer every writer appends to
  *   rec_fmt.c       the game log formats by version: one small module per family
  *   rec_fmt_bin.c   versions 1, 2, 3 (binary structs)

@@ -304,3 +304,23 @@ Test(keepaway, kwy_fixed_name_and_off, .timeout = 60)
     cr_expect_eq(e2e_logdir_count(&d), 0, "no keepaway log");
     e2e_logdir_remove(&d);
 }
+
+/* a keepaway log directory that cannot be made stops the server at start, as the
+ * reference's failing open does; without keepaway the setting is not used */
+Test(keepaway, kwy_unusable_directory_refused, .timeout = 30)
+{
+    const char *args[] = { "server::keepaway=true", "server::keepaway_log_dir=/proc/self/no/dir",
+                           NULL };
+    e2e_server_t s;
+    cr_expect_neq(e2e_server_start(&s, args), 0);
+    char *out = e2e_read_file(s.log, NULL);
+    cr_expect(out && strstr(out, "cannot use the keepaway log directory"), "%s", out ? out : "");
+    free(out);
+    e2e_logdir_t left;
+    snprintf(left.dir, sizeof left.dir, "%s", s.dir);
+    e2e_logdir_remove(&left);
+    const char *off[] = { "server::keepaway=false", "server::keepaway_log_dir=/proc/self/no/dir",
+                          NULL };
+    cr_assert_eq(e2e_server_start(&s, off), 0);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

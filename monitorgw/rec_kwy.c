@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "rec.h"
 
-#define KWY_SCAN_MAX (64u << 20)   /* a resumed file longer than this is started again */
+#define KWY_TAIL 65536   /* bytes read from the end of a resumed file */
 
 void rec_kwy_header(rec_buf_t *b, int keepers, int takers, double length, double width)
 {
@@ -74,25 +75,53 @@ size_t rec_kwy_scan(const char *text, size_t len, int *header, int *last)
     return whole;
 }
 
-/* the whole lines of an existing file (and what they hold); 0 if there is none */
+/* read exactly len bytes at off; 0, or -1 */
+static int read_at(int fd, char *buf, size_t len, off_t off)
+{
+    while (len > 0) {
+        ssize_t n = pread(fd, buf, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        buf += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return 0;
+}
+
+/* The whole lines of an existing file and what they hold; 0 if there is none. Only its
+ * head (is the header there: it is what a file starts with) and its last KWY_TAIL bytes
+ * (the last row; a row is some 30 bytes) are read, however long the training ran. */
 static size_t kwy_existing(rec_kwy_t *k, const char *path)
 {
+    static char tail[KWY_TAIL];
+    char head[10];
+    struct stat st;
+    size_t whole = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
-    rec_buf_t b = { 0 };
-    char chunk[65536];
-    ssize_t n;
-    while (b.len < KWY_SCAN_MAX && ((n = read(fd, chunk, sizeof chunk)) > 0
-                                   || (n < 0 && errno == EINTR))) {
-        if (n > 0)
-            rec_buf_add(&b, chunk, (size_t)n);
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        size_t size = (size_t)st.st_size;
+        size_t n = size < sizeof tail ? size : sizeof tail;
+        off_t from = (off_t)(size - n);
+        if (read_at(fd, tail, n, from) == 0) {
+            /* a tail that starts inside a line: skip to its end */
+            const char *p = tail;
+            if (from > 0) {
+                const char *nl = memchr(tail, '\n', n);
+                p = nl ? nl + 1 : tail; /* no line end at all: nothing whole in the tail */
+            }
+            size_t skip = (size_t)(p - tail);
+            size_t w = rec_kwy_scan(p, n - skip, &k->header, &k->last);
+            whole = w > 0 ? (size_t)from + skip + w : (size_t)from + skip;
+            if (from > 0 && size >= sizeof head && read_at(fd, head, sizeof head, 0) == 0)
+                k->header = memcmp(head, "# Keepers:", sizeof head) == 0;
+        }
     }
     close(fd);
-    size_t whole = 0;
-    if (!b.oom && b.len < KWY_SCAN_MAX)
-        whole = rec_kwy_scan(b.p ? b.p : "", b.len, &k->header, &k->last);
-    rec_buf_free(&b);
     return whole;
 }
 

@@ -227,3 +227,41 @@ Test(rec_kwy, resume_without_a_file)
     slurp(buf, sizeof buf);
     cr_expect_str_eq(buf, "1\t0\t3\t3\to\n");
 }
+
+/* a long training (more than the part of the file a resume reads): the header at its
+ * start, the last row at its end, a cut last line dropped */
+Test(rec_kwy, resume_a_long_file)
+{
+    char err[256];
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(HEADER_3_2, f);
+    int t = 0;
+    for (int e = 1; e <= 9000; e++, t += 25)
+        fprintf(f, "%d\t%d\t%d\t25\t%s\n", e, t, t + 25, e % 7 ? "o" : "t");
+    long whole = ftell(f);
+    fputs("9001\t2250", f);
+    fclose(f);
+    cr_assert_gt(whole, 200000L);
+    rec_kwy_t k;
+    cr_assert_eq(rec_kwy_open(&k, path, 1, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(k.header, 1);
+    cr_expect_eq(k.last, 9000);
+    cr_expect_eq((long)k.file.bytes, whole, "cut back to the last whole line");
+    shm_event_sh_t r = ev(9001, t, t + 3);
+    cr_assert_eq(rec_kwy_event(&k, &r, "o", 1, &conf, err, sizeof err), 0);
+    rec_file_close(&k.file, err, sizeof err);
+    size_t len;
+    FILE *g = fopen(path, "r");
+    cr_assert_not_null(g);
+    fseek(g, 0, SEEK_END);
+    len = (size_t)ftell(g);
+    char last[64];
+    fseek(g, whole, SEEK_SET);
+    cr_assert_not_null(fgets(last, sizeof last, g));
+    fclose(g);
+    char want[64];
+    snprintf(want, sizeof want, "9001\t%d\t%d\t3\to\n", t, t + 3);
+    cr_expect_str_eq(last, want);
+    cr_expect_eq(len, (size_t)whole + strlen(want));
+}

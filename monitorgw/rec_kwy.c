@@ -116,7 +116,7 @@ static size_t kwy_existing(rec_kwy_t *k, const char *path)
             }
             size_t skip = (size_t)(p - tail);
             size_t w = rec_kwy_scan(p, n - skip, &k->header, &k->last);
-            whole = w > 0 ? (size_t)from + skip + w : (size_t)from + skip;
+            whole = (size_t)from + skip + w;
             if (from > 0 && size >= sizeof head && read_at(fd, head, sizeof head, 0) == 0)
                 k->header = memcmp(head, "# Keepers:", sizeof head) == 0;
         }

@@ -1,6 +1,7 @@
-/* rec.h -- rcss-recorder: the game log (.rcg) and the text log (.rcl), written from the
- * region's snapshot and event rings in a process of its own, so the sim never waits on a
- * disk and a crashed gateway loses nothing (spec monitor-log-coach.md 2, 3).
+/* rec.h -- rcss-recorder: the game log (.rcg), the text log (.rcl) and the keepaway log
+ * (.kwy), written from the region's snapshot and event rings in a process of its own, so
+ * the sim never waits on a disk and a crashed gateway loses nothing (spec
+ * monitor-log-coach.md 2, 3, 7.4).
  *   rec_buf.c       growable byte buffer every writer appends to
  *   rec_fmt.c       the game log formats by version: one small module per family
  *   rec_fmt_bin.c   versions 1, 2, 3 (binary structs)
@@ -11,6 +12,8 @@
  *   rec_text.c      text log lines
  *   rec_file.c      files: buffered, flushed once a second as whole lines (gzip: one
  *                   complete member per flush), truncated back on a resume, renamed
+ *   rec_kwy.c       the keepaway log (.kwy): header and one row per episode, written
+ *                   through, resumed from its own rows
  *   rec_runner.c    the runner interface: finish on request, final names published,
  *                   episodes (resets) named apart
  *   rec_main.c      the process: follow the rings, flush, resume, finish */
@@ -157,6 +160,36 @@ int  rec_file_close(rec_file_t *f, char *err, size_t errlen);
 int  rec_file_rename(rec_file_t *f, const char *path, char *err, size_t errlen);
 /* Compress data as one gzip member at level into out (tests and the flush). 0 or -1. */
 int  rec_gzip_member(const void *data, size_t len, int level, rec_buf_t *out);
+
+/* ---- rec_kwy.c: the keepaway log (spec monitor-log-coach.md 7.4) ---- */
+typedef struct rec_kwy {
+    rec_file_t file;
+    int        header;        /* the "#" header is in the file */
+    int        last;          /* number of the last episode row in the file, 0 none */
+} rec_kwy_t;
+
+/* The header the first play_on writes: keepers, takers, the region (%g, as the
+ * reference streams reals), the field descriptions. */
+void   rec_kwy_header(rec_buf_t *b, int keepers, int takers, double length, double width);
+/* One finished episode: "EPISODE\tSTART\tEND\tDURATION\tWHY\n", why "o" or "t". */
+void   rec_kwy_row(rec_buf_t *b, int episode, int start, int end, const char *why);
+/* The keepaway log's name in dir (as logpath_dir gives it). Running (final 0): FIXED.kwy
+ * with keepaway_log_fixed (keepaway_log_fixed_name, "-rN" added after a reset), else
+ * incomplete.kwy. Final: [DATE][rN-]TEAMINFO.kwy, DATE the log_date_format of start when
+ * keepaway_log_dated (the reference's rule for every log). 0, or -1 if it does not fit. */
+int    rec_kwy_name(const conf_t *c, const char *dir, uint32_t episode, int final,
+                    time_t start, const char *teaminfo, char *out, size_t len);
+/* What a file's text holds: sets *header (a "# Keepers:" line) and *last (the number of
+ * its last row, 0 none); returns the length of its whole lines (a last line without its
+ * newline was cut by a kill and is not counted). */
+size_t rec_kwy_scan(const char *text, size_t len, int *header, int *last);
+/* Open path: truncated, or (resume) an existing file cut back to its whole lines, its
+ * header and last row remembered so they are not written again. 0, or -1 with err. */
+int    rec_kwy_open(rec_kwy_t *k, const char *path, int resume, char *err, size_t errlen);
+/* One SHM_EV_KEEPAWAY event (others are ignored): the header (arg 0) or episode arg's row,
+ * unless the file has it already, put on disk at once. 0, or -1 with err. */
+int    rec_kwy_event(rec_kwy_t *k, const shm_event_sh_t *ev, const char *text, size_t len,
+                     const conf_t *c, char *err, size_t errlen);
 
 /* ---- rec_runner.c ---- */
 /* 1 once the sim said the match is over (finish the logs now). */

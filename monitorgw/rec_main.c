@@ -1,6 +1,7 @@
-/* rec_main.c -- rcss-recorder --shm NAME: writes the game log and the text log of the
- * sim's region. Started (and restarted) by the sim when server::game_logging or
- * server::text_logging is on, or by systemd. A plain loop, no sockets: wait for the cycle
+/* rec_main.c -- rcss-recorder --shm NAME: writes the game log, the text log and the
+ * keepaway log of the sim's region. Started (and restarted) by the sim when
+ * server::game_logging or server::text_logging is on, or keepaway with
+ * server::keepaway_logging, or by systemd. A plain loop, no sockets: wait for the cycle
  * semaphore (100 ms at most), turn every published snapshot and event into log items in
  * memory, put them on disk once a second, record in the region where the files end.
  * A restarted recorder goes on from there; a clean stop of the sim (shutdown flag) writes
@@ -27,9 +28,10 @@ typedef struct rec_ctx {
     shm_region_sh_t    *r;
     shm_proc_sh_t      *self;
     conf_t              conf;
-    int                 game_on, text_on;
-    char                game_dir[LOGPATH_MAX], text_dir[LOGPATH_MAX];
+    int                 game_on, text_on, kwy_on;
+    char                game_dir[LOGPATH_MAX], text_dir[LOGPATH_MAX], kwy_dir[LOGPATH_MAX];
     rec_file_t          game, text;
+    rec_kwy_t           kwy;         /* written through, not part of the saved state */
     shm_rec_state_sh_t  st;          /* positions and writer state of what is buffered */
     rec_game_t          gw;
     shm_snapshot_sh_t   snap;        /* being handled */
@@ -87,6 +89,11 @@ static void dispatch(rec_ctx_t *c, const shm_event_sh_t *ev, const shm_snapshot_
         rec_text_line(&c->text.buf, ev, c->part.buf, c->part.len, snap->team);
     if (c->game_on)
         rec_game_event(&c->gw, ev, c->part.buf, c->part.len, snap);
+    if (c->kwy_on && ev->kind == SHM_EV_KEEPAWAY) {
+        char err[LOGPATH_MAX + 128];
+        if (rec_kwy_event(&c->kwy, ev, c->part.buf, c->part.len, &c->conf, err, sizeof err) < 0)
+            log_err("keepaway log: %s; an episode is lost", err);
+    }
 }
 
 /* every event before head, each attributed to snap (the snapshot published after it) */
@@ -205,12 +212,29 @@ static int open_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int fixed, par
     return 0;
 }
 
+/* the keepaway log: its own directory and names (keepaway_log_*), never compressed */
+static int open_kwy(rec_ctx_t *c, int resume)
+{
+    char path[LOGPATH_MAX], err[LOGPATH_MAX + 128];
+    if (rec_kwy_name(&c->conf, c->kwy_dir, c->st.episode, 0, 0, NULL, path, sizeof path) < 0) {
+        log_err("kwy log: file name too long in %s", c->kwy_dir);
+        return -1;
+    }
+    if (logpath_mkdirs(c->kwy_dir, err, sizeof err) < 0
+        || rec_kwy_open(&c->kwy, path, resume, err, sizeof err) < 0) {
+        log_err("kwy log: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 static int choose_logs(rec_ctx_t *c)
 {
     char err[LOGPATH_MAX + 64];
     const conf_t *cf = &c->conf;
     c->game_on = conf_bool(cf, SP_game_logging);
     c->text_on = conf_bool(cf, SP_text_logging);
+    c->kwy_on = conf_bool(cf, SP_keepaway) && conf_bool(cf, SP_keepaway_logging);
     if (c->game_on && !(c->gw.fmt = rec_fmt_find(conf_int(cf, SP_game_log_version)))) {
         log_err("server::game_log_version %d is not written by this server (%s): no game log",
                 conf_int(cf, SP_game_log_version), rec_fmt_versions());
@@ -219,7 +243,9 @@ static int choose_logs(rec_ctx_t *c)
     if ((c->game_on && logpath_dir(conf_str(cf, SP_game_log_dir), c->game_dir,
                                    sizeof c->game_dir, err, sizeof err) < 0)
         || (c->text_on && logpath_dir(conf_str(cf, SP_text_log_dir), c->text_dir,
-                                      sizeof c->text_dir, err, sizeof err) < 0)) {
+                                      sizeof c->text_dir, err, sizeof err) < 0)
+        || (c->kwy_on && logpath_dir(conf_str(cf, SP_keepaway_log_dir), c->kwy_dir,
+                                     sizeof c->kwy_dir, err, sizeof err) < 0)) {
         log_err("%s", err);
         return -1;
     }
@@ -273,6 +299,8 @@ static int rec_open(rec_ctx_t *c)
                                conf_int(cf, SP_text_log_compression),
                                resume ? (int64_t)c->st.text_bytes : -1) < 0)
         return -1;
+    if (c->kwy_on && open_kwy(c, resume) < 0)
+        return -1;
     if (!resume) {
         rec_head_t h = { cf, &c->r->ptypes, rec->start_time };
         if (c->game_on)
@@ -287,7 +315,7 @@ static int rec_open(rec_ctx_t *c)
 static int rec_start(rec_ctx_t *c, const char *name, uint64_t instance)
 {
     char err[SHM_ERR_LEN];
-    c->game.fd = c->text.fd = -1;
+    c->game.fd = c->text.fd = c->kwy.file.fd = -1;
     int rc = shm_gateway_attach(&c->shm, name, REC_ATTACH_WAIT_MS, instance, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "rcss-recorder: %s\n", err);
@@ -326,6 +354,18 @@ static void rename_log(rec_ctx_t *c, rec_file_t *f, const char *dir, int dated_i
         log_info("%s", path);
 }
 
+static void rename_kwy(rec_ctx_t *c, const char *teaminfo)
+{
+    char path[LOGPATH_MAX], err[2 * LOGPATH_MAX + 64];
+    if (rec_kwy_name(&c->conf, c->kwy_dir, c->st.episode, 1, (time_t)c->r->rec.start_time,
+                     teaminfo, path, sizeof path) < 0)
+        log_err("kwy log: final name too long; left as %s", c->kwy.file.path);
+    else if (rec_file_rename(&c->kwy.file, path, err, sizeof err) < 0)
+        log_err("%s", err);
+    else
+        log_info("%s", path);
+}
+
 static void rec_finish(rec_ctx_t *c)
 {
     char teaminfo[256], err[LOGPATH_MAX + 128];
@@ -344,6 +384,9 @@ static void rec_finish(rec_ctx_t *c)
     if (c->game_on && rec_file_close(&c->game, err, sizeof err) == 0
         && !conf_bool(&c->conf, SP_game_log_fixed))
         rename_log(c, &c->game, c->game_dir, SP_game_log_dated, teaminfo, ".rcg");
+    if (c->kwy_on && rec_file_close(&c->kwy.file, err, sizeof err) == 0
+        && !conf_bool(&c->conf, SP_keepaway_log_fixed))
+        rename_kwy(c, teaminfo);
     rec_runner_names(c->r, c->st.episode, c->game_on ? c->game.path : "",
                      c->text_on ? c->text.path : "");
 }
@@ -392,6 +435,7 @@ static void rec_run(rec_ctx_t *c)
     char err[LOGPATH_MAX + 128];
     rec_file_close(&c->game, err, sizeof err);
     rec_file_close(&c->text, err, sizeof err);
+    rec_file_close(&c->kwy.file, err, sizeof err);
     log_info("logs flushed; they keep their running names");
 }
 
@@ -408,7 +452,7 @@ int main(int argc, char **argv)
     proc_stop_signals(&stop_flag);
     int rc = rec_start(&c, a.name, a.instance);
     int conflict = rc == SHM_CONFLICT;
-    if (rc == 0 && !c.game_on && !c.text_on)
+    if (rc == 0 && !c.game_on && !c.text_on && !c.kwy_on)
         log_info("no log is on: nothing to record");
     else if (rc == 0 && c.r->rec.state[atomic_load(&c.r->rec.cur) & 1u].valid
                             == REC_STATE_FINISHED

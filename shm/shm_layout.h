@@ -221,10 +221,13 @@ enum {
                              ("(error too_many_moves)", "(warning moving_to_opponent_field)") */
     SHM_EV_RUNNER,        /* a runner event: text = one JSON object (the NDJSON line without
                              its newline; may come in parts); for the /match/events stream */
-    SHM_EV_ACK            /* the sim applied a coach's or a control ring's record: side 0 =
+    SHM_EV_ACK,           /* the sim applied a coach's or a control ring's record: side 0 =
                              client ring (unum = client index), 1 = control ring (unum =
                              netgw index, SHM_MAX_GATEWAYS = monitorgw); arg = the ring
                              position after the record (its producer's head once pushed) */
+    SHM_EV_KEEPAWAY       /* keepaway training, for the .kwy log: arg 0 = the first play_on
+                             (x keepers, y takers); arg N >= 1 = episode N ended (x its start
+                             cycle, y its end cycle; text "o" ball out, "t" taken) */
 };
 /* SHM_EV_CLANG: side; arg = min_ver | max_ver << 8 | type << 16 (clang.h); x = the
  * receive time; text = the canonical message. Texts longer than one event travel as

@@ -159,6 +159,8 @@ int  sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name,
 void sim_guard_release(sim_guard_t *g);
 
 /* ---- sim_proc.c ---- */
+/* 1 if a log the recorder writes is on: game, text, or keepaway with keepaway_logging. */
+int  sim_proc_logs_on(const conf_t *c);
 /* Resolve the gateway directory and check the binaries; fills err on failure. */
 int  sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
                    int n_netgw, char *err, size_t errlen);

@@ -6,7 +6,9 @@
  * and sets the field; an episode ends when the ball leaves the rectangle or a taker has
  * had it within the kickable area for 4 cycles, and the referee then says "training
  * Keepaway 1" (what a trainer waits for) and the field is set again. Randomness comes
- * from the world's generator. Called from sim_referee.c. */
+ * from the world's generator. The first play_on and every finished episode are told as
+ * SHM_EV_KEEPAWAY events, which rcss-recorder writes into the .kwy log. Called from
+ * sim_referee.c. */
 #include <math.h>
 #include <time.h>
 #include "sim_world.h"
@@ -102,12 +104,18 @@ void sim_keepaway_mode_change(sim_world_t *w, int pm)
         else
             k->takers++;
     }
+    sim_world_emit(w, SHM_EV_KEEPAWAY, 0, 0, k->keepers, k->takers, 0, NULL, 0);
     ka_reset(w);
 }
 
-static void ka_episode_end(sim_world_t *w)
+/* the episode ends now: ball out ("o") or taken ("t"); the first one began at cycle 0
+ * whenever its play_on came, as in the reference */
+static void ka_episode_end(sim_world_t *w, const char *why)
 {
-    w->keepaway.episode++;
+    sim_keepaway_t *k = &w->keepaway;
+    sim_world_emit(w, SHM_EV_KEEPAWAY, 0, 0, k->start, w->time, k->episode, why, 1);
+    k->episode++;
+    k->start = w->time;
     sim_world_referee_say(w, KEEPAWAY_MSG);
     ka_reset(w);
 }
@@ -153,9 +161,9 @@ void sim_keepaway_analyse(sim_world_t *w)
     double hl = conf_real(w->conf, SP_keepaway_length) * 0.5;
     double hw = conf_real(w->conf, SP_keepaway_width) * 0.5;
     if (!(fabs(w->ball.x) < hl && fabs(w->ball.y) < hw))
-        ka_episode_end(w); /* out of the rectangle */
+        ka_episode_end(w, "o"); /* out of the rectangle */
     else if (k->take_time >= KEEPAWAY_TURNOVER)
-        ka_episode_end(w); /* taken away */
+        ka_episode_end(w, "t"); /* taken away */
     else
         ka_possession(w);
 }

@@ -1,5 +1,5 @@
 /* sim_proc.c -- the children: fork+exec of rcss-netgw (one per index), rcss-monitorgw
- * and, when a game or text log is on, rcss-recorder; pids in the region's process slots,
+ * and, when a game, text or keepaway log is on, rcss-recorder; pids in the region's process slots,
  * reaping and restarting a dead one at once (at most 5 times a second; a child that
  * cannot run stops the server instead), the watchdog that kills a hung one, and
  * stopping them at exit. Nothing is spawned with server::spawn_gateways=false
@@ -43,10 +43,16 @@ static int check_log_dir(const conf_t *c, int on, param_id_t dir_id, const char 
     return 0;
 }
 
+int sim_proc_logs_on(const conf_t *c)
+{
+    return conf_bool(c, SP_game_logging) || conf_bool(c, SP_text_logging)
+           || (conf_bool(c, SP_keepaway) && conf_bool(c, SP_keepaway_logging));
+}
+
 int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char *shm_name,
                   int n_netgw, char *err, size_t errlen)
 {
-    int logs = conf_bool(c, SP_game_logging) || conf_bool(c, SP_text_logging);
+    int logs = sim_proc_logs_on(c);
     memset(p, 0, sizeof *p);
     snprintf(p->shm_name, sizeof p->shm_name, "%s", shm_name);
     snprintf(p->instance, sizeof p->instance, "%016llx", (unsigned long long)r->hdr.instance_id);
@@ -69,7 +75,9 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
     }
     if (check_log_dir(c, conf_bool(c, SP_game_logging), SP_game_log_dir, "game", err, errlen) < 0
         || check_log_dir(c, conf_bool(c, SP_text_logging), SP_text_log_dir, "text", err,
-                         errlen) < 0)
+                         errlen) < 0
+        || check_log_dir(c, conf_bool(c, SP_keepaway) && conf_bool(c, SP_keepaway_logging),
+                         SP_keepaway_log_dir, "keepaway", err, errlen) < 0)
         return -1;
     if (!p->spawn)
         return 0;

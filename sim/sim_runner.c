@@ -29,9 +29,42 @@ int sim_runner_conf(conf_t *c, int argc, char **argv, char *err, size_t errlen)
 
 static const param_id_t port_ids[3] = { SP_port, SP_coach_port, SP_olcoach_port };
 
+/* Parameters of the reference that steer what this design does not have: accepted at
+ * their default (a server.conf listing every parameter still loads), refused otherwise,
+ * so a setting is never silently ignored (docs/ARCHITECTURE.md "Parameters"). */
+static const struct {
+    param_id_t  id;
+    const char *why;
+} unsupported[] = {
+    { SP_recv_step, "datagrams are read when they arrive, not polled every recv_step ms" },
+    { SP_synch_micro_sleep, "synch mode waits on the players' (done)s, it does not poll" },
+    { SP_profile, "this server has no equivalent of the reference's timing points" },
+};
+
+static int refuse_unsupported(const conf_t *c)
+{
+    conf_t def;
+    conf_defaults(&def);
+    for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++) {
+        param_id_t id = unsupported[i].id;
+        if (c->num[id] == def.num[id])
+            continue;
+        char val[64], dv[64];
+        int words = param_defs[id].type == PARAM_BOOL; /* true/false rather than 1/0 */
+        conf_format_value(c, id, words, val, sizeof val);
+        conf_format_value(&def, id, words, dv, sizeof dv);
+        fprintf(stderr, "server::%s=%s is not supported (%s); only %s is accepted\n",
+                param_defs[id].name, val, unsupported[i].why, dv);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_params(sim_t *s)
 {
     const conf_t *c = &s->conf;
+    if (refuse_unsupported(c) < 0)
+        return -1;
     const char *pol = conf_str(c, SP_synch_miss_policy);
     static const char *const names[] = { "skip", "wait", "forfeit" };
     s->runner.miss_policy = -1;
@@ -238,7 +271,7 @@ static void decide(sim_t *s)
 static void wait_logs(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
-    if (!conf_bool(&s->conf, SP_game_logging) && !conf_bool(&s->conf, SP_text_logging))
+    if (!sim_proc_logs_on(&s->conf))
         return;
     atomic_store(&r->runner.finish, 1);
     shm_sem_post(&r->recorder.cycle_sem);

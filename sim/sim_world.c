@@ -26,6 +26,8 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
     w->n_movable = 1;
     sim_move_wind_init(w);
     w->play_mode = PM_BEFORE_KICK_OFF;
+    w->score[0] = conf_int(c, SP_start_goal_l); /* the reference's Team::setPoint at start */
+    w->score[1] = conf_int(c, SP_start_goal_r);
     w->catcher = -1;
     w->last_toucher = -1;
     int step = conf_int(c, SP_simulator_step);

@@ -101,6 +101,7 @@ typedef struct sim_keepaway {
     int      episode;              /* 0 until the first play_on */
     int      keepers, takers;      /* players counted then */
     int      take_time;            /* cycles a taker has had the ball */
+    int      start;                /* cycle the running episode began (0 for the first) */
     double   start_s;              /* monotonic seconds of the first step (keepaway_start) */
 } sim_keepaway_t;
 

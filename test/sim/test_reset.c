@@ -2,7 +2,8 @@
  * play, a goal, a card and substitutions, reset, is bit for bit the world a fresh
  * sim_world_init gives for the same configuration and seed with the same clients
  * enabled; the events sink and team names are kept, the episode counted; and the same
- * commands after two resets give the same world again (the random streams are back). */
+ * commands after two resets give the same world again (the random streams are back); the
+ * score it starts from (start_goal_l/_r). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "playmode.h"
@@ -98,4 +99,22 @@ Test(reset, same_commands_same_episode)
     sim_referee_kick_off(&fresh);
     play(&fresh, 30);
     cr_expect_neq(sim_world_digest(&fresh), d[0]);
+}
+
+/* server::start_goal_l/_r: the score the match starts with (the reference sets it when
+ * it creates the teams), and the score a reset goes back to; a goal counts on from it */
+Test(reset, start_goals)
+{
+    clients();
+    test_world(&w, 1, 5);
+    test_conf_set("server", "start_goal_l", "2");
+    test_conf_set("server", "start_goal_r", "1");
+    sim_world_init(&w, &test_conf, NULL, 5);
+    cr_expect(w.score[0] == 2 && w.score[1] == 1, "%d %d", w.score[0], w.score[1]);
+    sim_world_sync_clients(&w, cl);
+    w.score[1]++;
+    sim_world_reset(&w, cl);
+    cr_expect(w.score[0] == 2 && w.score[1] == 1, "%d %d", w.score[0], w.score[1]);
+    test_world(&fresh, 1, 5);
+    cr_expect(fresh.score[0] == 0 && fresh.score[1] == 0, "the defaults: 0 0");
 }

@@ -278,3 +278,37 @@ Test(time_order, every_view_width_sees_on_the_grid, .timeout = 60)
     }
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
+
+/* server::sense_body_step = 200: sense_body on every other step's poll (the timer's
+ * sense_body counter), the sees still every 150 ms */
+Test(time_order, sense_body_step_sets_the_sense_body_interval, .timeout = 60)
+{
+    const char *args[] = { "server::sense_body_step=200", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    e2e_pl_t p;
+    cr_assert_eq(e2e_pl_connect(&p, &s, "(init TA (version 12))"), 0);
+    double last = 0, gap_min = 1e9, gap_max = 0;
+    int nsb = 0, nsee = 0;
+    double end = e2e_now_ms() + 2200;
+    while (e2e_now_ms() < end) {
+        if (e2e_pl_recv(&p, buf, sizeof buf, 5) <= 0)
+            continue;
+        double now = e2e_now_ms();
+        if (strncmp(buf, "(sense_body ", 12) == 0) {
+            if (last > 0) {
+                gap_min = fmin(gap_min, now - last);
+                gap_max = fmax(gap_max, now - last);
+            }
+            last = now;
+            nsb++;
+        }
+        nsee += strncmp(buf, "(see ", 5) == 0;
+        e2e_pl_clear(&p);
+    }
+    cr_expect(nsb >= 9 && nsb <= 12, "%d sense_bodies in 2.2 s", nsb);
+    cr_expect(gap_min > 180 && gap_max < 220, "gaps %.1f .. %.1f ms", gap_min, gap_max);
+    cr_expect_geq(nsee, 12, "%d sees", nsee);
+    e2e_pl_close(&p);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}

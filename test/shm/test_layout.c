@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 8u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 9u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 232);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -369,7 +369,7 @@ Test(layout, recorder)
     PIN_OFF(shm_rec_state_sh_t, team, 64);
     PIN_OFF(shm_rec_state_sh_t, coach, 96);
     PIN_OFF(shm_rec_state_sh_t, episode, 128);
-    PIN_OFF(shm_rec_state_sh_t, _pad1, 132);
+    PIN_OFF(shm_rec_state_sh_t, prev_time, 132);
     PIN_SIZE(shm_recorder_sh_t, 312);
     PIN_OFF(shm_recorder_sh_t, start_time, 0);
     PIN_OFF(shm_recorder_sh_t, cur, 8);

@@ -140,8 +140,8 @@ static int client_item(ngw_t *g, int idx, proto_item_t *it)
         break;
     }
     case PROTO_IT_EAR:          client_ear(e, it); break;
-    case PROTO_IT_BYE:
-        log_info("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
+    case PROTO_IT_BYE: /* the sim says "A player disconnected" when it takes him off */
+        log_debug("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
         ngw_client_detach(g, idx, 1);
         return 1;
     default:
@@ -214,8 +214,7 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
             return;
         if (got < 0 && coach && errno == ECONNREFUSED) {
             /* a coach that went away frees its place, as the reference drops it */
-            log_info("coach %d is gone", c->idx);
-            ngw_client_detach(g, c->idx, 1);
+            ngw_coach_gone(g, c->idx);
             return;
         }
         if (got < 0)

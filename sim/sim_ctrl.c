@@ -193,16 +193,18 @@ static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q)
     return n;
 }
 
+/* a coach that left: what it sent up to its (bye) is still logged, at this step */
 static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
 {
     shm_client_sh_t *e = &r->client[ci];
-    if (atomic_load_explicit(&e->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
-        return 0;
     int side = ci == SHM_COACH_LEFT ? SHM_SIDE_LEFT : ci == SHM_COACH_RIGHT ? SHM_SIDE_RIGHT : 0;
     shm_cmd_sh_t c;
     int n = 0;
     while (n < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[ci], &c) == 0) {
-        sim_coach_record(w, &c, side);
+        if (atomic_load_explicit(&e->state, memory_order_acquire) == CLIENT_ST_ACTIVE)
+            sim_coach_record(w, &c, side);
+        else
+            sim_coach_record_gone(w, &c, side);
         n++;
     }
     return n;

@@ -2,6 +2,8 @@
  * that the gateways fill), stamina resets, events and per-cycle housekeeping.
  * Called by sim_main.c each loop turn and by the unit tests directly. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "sim_world.h"
 #include "playmode.h"
@@ -147,11 +149,40 @@ void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
     sim_move_add_player(w, idx);
 }
 
+void sim_world_note(sim_world_t *w, const char *fmt, ...)
+{
+    size_t room = sizeof w->notes - w->notes_len;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(w->notes + w->notes_len, room, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n + 1 < room) { /* a line that does not fit whole is left out */
+        w->notes_len += (size_t)n;
+        w->notes[w->notes_len++] = '\n';
+    }
+    w->notes[w->notes_len] = '\0';
+}
+
+void sim_world_print_notes(sim_world_t *w, FILE *out)
+{
+    if (w->notes_len == 0)
+        return;
+    fwrite(w->notes, 1, w->notes_len, out);
+    fflush(out);
+    w->notes_len = 0;
+    w->notes[0] = '\0';
+}
+
+/* the reference says so when it disables a player who was on: (bye), a client gone, a
+ * discard, a red card */
 void sim_player_disable(sim_world_t *w, int idx)
 {
     if (idx < 0 || idx >= SHM_MAX_PLAYERS)
         return;
     sim_player_t *p = &w->pl[idx];
+    if (p->sh.enabled)
+        sim_world_note(w, "A player disconnected : (%s %d)", w->team[idx / SHM_TEAM_SIZE],
+                       idx % SHM_TEAM_SIZE + 1);
     if (w->catcher == idx)
         w->catcher = -1;
     p->sh.enabled = 0;

@@ -212,13 +212,20 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
         int got = recvmmsg(fd, m, CLIENT_RECV_BATCH, MSG_DONTWAIT, NULL);
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (got < 0 && coach && errno == ECONNREFUSED) {
-            /* a coach that went away frees its place, as the reference drops it */
-            ngw_coach_gone(g, c->idx);
+        if (got < 0 && errno == ECONNREFUSED) {
+            /* the client went away (its port refused what we sent): the reference closes
+             * it; a coach frees its place, a player leaves the field as after a (bye)
+             * (the sim says "A player disconnected") and may come back with (reconnect) */
+            if (coach) {
+                ngw_coach_gone(g, c->idx);
+            } else {
+                log_debug("player %d is gone (its port refused)", c->idx);
+                ngw_client_detach(g, c->idx, 1);
+            }
             return;
         }
         if (got < 0)
-            continue; /* ECONNREFUSED from an earlier send: the client is away */
+            continue;
         for (int k = 0; k < got && c->used; k++) {
             size_t n = m[k].msg_len;
             if (n == 0)

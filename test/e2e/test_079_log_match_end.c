@@ -173,9 +173,10 @@ static int count_line(char *const line[], int n, const char *want)
     return k;
 }
 
-/* An auto-mode match of two halves of 10 cycles: team A with a goalie and one more
- * player of the default type (pt_max 1: the kick-off's type assignment changes him), B a
- * goalie alone who leaves with (bye), A's online coach "Coachy" who leaves too. Checked:
+/* An auto-mode match of two halves of 10 cycles: teams A and B of a goalie and one more
+ * player of the default type each (pt_max 1: the kick-off's type assignment changes the
+ * second), B's goalie leaves with (bye), B 2's client goes away without a word (its port
+ * refuses what the server sends), A's online coach "Coachy" leaves. Checked:
  *   - stdout: the reference's lines only (the grammar above), the start block in its
  *     order, each event's line once, the type change just before the kick-off it belongs
  *     to, the result block;
@@ -197,8 +198,8 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
     e2e_ref_t m;
     cr_assert_eq(e2e_ref_start_out(&m, args, out_path), 0);
     int a1 = e2e_ref_connect(&m, "A", 1), a2 = e2e_ref_connect(&m, "A", 0);
-    int b1 = e2e_ref_connect(&m, "B", 1);
-    cr_assert(a1 >= 0 && a2 >= 0 && b1 >= 0);
+    int b1 = e2e_ref_connect(&m, "B", 1), b2 = e2e_ref_connect(&m, "B", 0);
+    cr_assert(a1 >= 0 && a2 >= 0 && b1 >= 0 && b2 >= 0);
     int oc = e2e_udp_open(), oport = 0;
     char buf[8192];
     e2e_send(oc, m.s.olcoach_port, "(init A Coachy (version 19))");
@@ -209,6 +210,10 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
     e2e_ref_say(&m, b1, "(bye)");
     m.pl[b1].gone = 1;
     cr_assert_eq(e2e_ref_cycles(&m, 2), 0);
+    e2e_send(m.pl[b2].fd, m.pl[b2].port, "(done)"); /* its last, then gone: what the */
+    close(m.pl[b2].fd);                             /* server sends next is refused */
+    m.pl[b2].fd = -1;
+    m.pl[b2].gone = 1;
     int bye_time = m.time;
     e2e_send(oc, oport, "(bye)");
     cr_assert_eq(e2e_ref_cycles(&m, 2), 0);
@@ -249,8 +254,9 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
         "A new (v19) offline coach connected", "A new (v19) player (A 1) connected.",
         "A new (v19) player (A 2) connected.", "A new (v19) player (B 1) connected.",
         "A new (v19) online coach (A) connected.", "Waiting for players to connect",
-        "rcssserver changes (player A 2) to type 1", "Kick_off_left", "Waiting to kick off",
-        "Kick_off_right", "A player disconnected : (B 1)",
+        "A new (v19) player (B 2) connected.", "rcssserver changes (player A 2) to type 1",
+        "rcssserver changes (player B 2) to type 1", "Kick_off_left", "Waiting to kick off",
+        "Kick_off_right", "A player disconnected : (B 1)", "A player disconnected : (B 2)",
         "An online coach disconnected : (A Coachy)", "Waiting after end of match",
         "Game Over. Exiting...", NULL
     };
@@ -261,8 +267,11 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
     int change = find_line(line, n, 0, "rcssserver changes (player A 2) to type 1");
     int kol = find_line(line, n, 0, "Kick_off_left");
     cr_expect(change > find_line(line, n, 0, "A new (v19) player (A 2) connected."));
-    cr_expect_eq(kol, change + 1, "the type change, then the kick-off it belongs to");
+    cr_expect_eq(find_line(line, n, 0, "rcssserver changes (player B 2) to type 1"), change + 1,
+                 "the left team's changes, then the right's");
+    cr_expect_eq(kol, change + 2, "the type changes, then the kick-off they belong to");
     int left = find_line(line, n, 0, "A player disconnected : (B 1)");
+    cr_expect(find_line(line, n, 0, "A player disconnected : (B 2)") > left);
     int kor = find_line(line, n, 0, "Kick_off_right");
     cr_expect(left > kol && find_line(line, n, 0, "Waiting to kick off") < kor);
     int end = find_line(line, n, 0, "Waiting after end of match");

@@ -29,12 +29,11 @@ void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len)
     if (!conf_bool(&g->conf, SP_text_logging)
         && !(conf_bool(&g->conf, SP_game_logging) && conf_bool(&g->conf, SP_record_messages)))
         return;
-    shm_cmd_sh_t c;
+    shm_cmd_sh_t c; /* whole, in parts when long, as the reference logs a datagram */
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_RAW;
-    c.len = (uint16_t)(len < SHM_CMD_TEXT_LEN - 1 ? len : SHM_CMD_TEXT_LEN - 1);
-    memcpy(c.text, text, c.len);
-    client_push(g, idx, &c);
+    c.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
+    shm_cmd_push_text(&g->r->cmd[idx], &c, text, len < SHM_TEXT_MAX ? len : SHM_TEXT_MAX);
 }
 
 static void client_send(ngw_t *g, int idx, const char *msg)

@@ -219,9 +219,8 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r)
         while (k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
             if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */
                 sim_cmd_player(w, i, &c);
-            else if (c.kind == SHM_CMD_RAW) /* but what it sent (its bye) is logged */
-                sim_world_textlog(w, i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
-                                  i % SHM_TEAM_SIZE + 1, &c);
+            else if (c.kind == SHM_CMD_RAW || c.kind == SHM_CMD_CONT)
+                sim_world_player_text(w, i, &c); /* but what it sent (its bye) is logged */
             k++;
         }
         n += k;

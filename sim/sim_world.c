@@ -262,6 +262,17 @@ uint64_t sim_world_digest(const sim_world_t *w)
     return h;
 }
 
+void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
+{
+    if (idx < 0 || idx >= SHM_MAX_PLAYERS)
+        return;
+    shm_text_t *t = &w->pl_text[idx];
+    size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
+    if (shm_text_feed(t, c->kind == SHM_CMD_CONT, c->text, len))
+        sim_coach_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
+                            idx % SHM_TEAM_SIZE + 1, 0, 0.0, t->buf, t->len);
+}
+
 void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c)
 {
     size_t len = c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN;

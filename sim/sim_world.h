@@ -144,6 +144,8 @@ typedef struct sim_world {
     uint64_t        seed;           /* the seed the world was started with (resets) */
     uint32_t        episode;        /* resets so far (published with each snapshot) */
     int             reset_req;      /* a (reset) was received: the process resets */
+    shm_text_t      pl_text[SHM_MAX_PLAYERS]; /* each player's datagram for the text log,
+                                       assembled from its parts (sim_world_player_text) */
     char            notes[SIM_NOTES_LEN]; /* stdout lines not printed yet (sim_world_note) */
     size_t          notes_len;
 } sim_world_t;
@@ -163,6 +165,10 @@ void sim_world_note(sim_world_t *w, const char *fmt, ...) __attribute__((format(
 void sim_world_print_notes(sim_world_t *w, FILE *out);
 /* A received command's raw text as a text-log event. */
 void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c);
+/* A part (SHM_CMD_CONT) or the last part (SHM_CMD_RAW) of player idx's datagram: once
+ * whole, the datagram as a text-log event (in parts itself when long), as the reference
+ * logs a datagram whole. */
+void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
                        uint32_t generation);
 void sim_player_disable(sim_world_t *w, int idx);

@@ -183,7 +183,8 @@ static int count_line(char *const line[], int n, const char *want)
  *   - the game log: no show at time 0 nor at the half-time cycle 10 (the reference
  *     writes its show in the step, before the automatic kick-off): the halves' first shows
  *     are 1 and 11, each after its (playmode) line;
- *   - the text log: the coach's (bye), at the cycle it was sent. */
+ *   - the text log: the coach's (bye), at the cycle it was sent; a player's datagram of
+ *     248 characters whole (a command record carries 215). */
 Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
 {
     e2e_logdir_t d;
@@ -206,6 +207,10 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
     cr_assert_gt(e2e_recv_prefix(oc, "(init l ok)", buf, sizeof buf, 2000, &oport), 0);
     cr_assert_eq(e2e_ref_sync(&m), 0);
     cr_assert_gt(e2e_ref_until(&m, PM_KICK_OFF_L, 200), 0, "%s", m.log);
+    char longer[256] = "";
+    for (int i = 0; i < 31; i++)
+        strcat(longer, "(turn 0)");
+    e2e_ref_say(&m, a1, longer);
     cr_assert_eq(e2e_ref_cycles(&m, 3), 0);
     e2e_ref_say(&m, b1, "(bye)");
     m.pl[b1].gone = 1;
@@ -317,6 +322,9 @@ Test(log_match_end, stdout_and_logs_line_by_line, .timeout = 180)
     cr_expect(when >= bye_time && when <= bye_time + 1, "(bye) at %d, sent at %d", when,
               bye_time);
     cr_expect_not_null(strstr(t, "\tRecv B_1: (bye)\n"));
+    char want[300];
+    snprintf(want, sizeof want, "\tRecv A_1: %s\n", longer);
+    cr_expect_not_null(strstr(t, want), "the long datagram whole");
     free(t);
     e2e_logdir_remove(&d);
 }

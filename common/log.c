@@ -1,4 +1,4 @@
-/* log.c -- "progname[pid] level: message" lines on stderr. */
+/* log.c -- "progname[pid] level: message" lines on stderr; the reference's lines on stdout. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,5 +29,21 @@ void log_write(int level, const char *fmt, ...)
     line[len++] = '\n';
     /* one write() so lines of concurrent processes do not interleave */
     ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+void log_stdout(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    size_t len = (size_t)n < sizeof line - 2 ? (size_t)n : sizeof line - 2;
+    line[len++] = '\n';
+    fflush(stdout);
+    ssize_t w = write(STDOUT_FILENO, line, len);
     (void)w;
 }

@@ -293,7 +293,8 @@ static void peer_apply(mgw_t *g, mgw_peer_t *p, const mgw_cmd_t *c, const char *
         break;
     }
     case MGW_CMD_BYE:
-        log_info("a monitor disconnected (port %u)", p->port);
+        log_stdout("A monitor disconnected");
+        log_debug("the monitor at port %u left", p->port);
         mgw_peer_close(g, p, 1);
         break;
     case MGW_CMD_COMPRESSION:
@@ -429,6 +430,7 @@ static int peer_evict_idle(mgw_t *g)
         return 0;
     log_info("monitor at port %u silent for %lld s: replaced by a new monitor", old->port,
              (long long)((shm_now_ns() - old->last_recv_ns) / 1000000000LL));
+    log_stdout("A monitor disconnected");
     mgw_peer_close(g, old, 1);
     return 1;
 }
@@ -457,8 +459,11 @@ static void peer_register(mgw_t *g, const shm_monreq_sh_t *m, int version,
         peer_store(g, p);
         atomic_store(&g->r->monitor[slot].state, CLIENT_ST_ACTIVE);
     }
-    log_debug("a new (v%d) monitor connected (port %u, served from %d)", version, m->port,
-              net_udp_local_port(p->fd));
+    if (version < 0)
+        log_stdout("A new (json) monitor connected.");
+    else
+        log_stdout("A new (v%d) monitor connected.", version);
+    log_debug("monitor at port %u served from %d", m->port, net_udp_local_port(p->fd));
     mgw_fanout_init(g, p);
 }
 
@@ -535,7 +540,8 @@ void mgw_peer_reap(mgw_t *g)
         int n = g->npeers;
         peer_on_read(p->fd, 0, p); /* may close it already (dispbye) */
         if (g->npeers == n) {
-            log_info("a monitor went away (port %u)", p->port);
+            log_stdout("A monitor disconnected");
+            log_debug("the monitor at port %u went away", p->port);
             mgw_peer_close(g, p, 1);
         }
     }

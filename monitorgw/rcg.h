@@ -44,7 +44,8 @@ typedef struct rcg {
     int             n_frames;
     rcg_msg_t      *msg;
     int             n_msgs;
-    int             has_seed;     /* this server's note "(rcssserver-shm (random_seed N) ...)" */
+    int             has_seed;     /* the note "(rcssserver-shm (random_seed N) ...)" that this
+                                     server's earlier versions wrote first */
     uint64_t        seed;
     int             bad_items;    /* items (lines, records, objects) skipped as malformed */
     int             truncated;    /* the file ends inside an item (or its gzip stream is cut) */

@@ -99,9 +99,9 @@ typedef struct rec_game {
     shm_rec_state_sh_t  *st;              /* writer state: last play mode, team line, ... */
 } rec_game_t;
 
-/* The file's head, then a board-2 message with the random seed and the start time, which
- * readers show or skip: "(rcssserver-shm (random_seed N) (start_time T))". */
-void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time);
+/* The file's head (nothing else: the seed is on stdout and in result.json, not in the
+ * log, as the reference writes none). */
+void rec_game_start(rec_game_t *g, const rec_head_t *h);
 /* One complete event (text assembled from its parts); snap is the snapshot it belongs
  * to (published after it; st->prev_pm is the play mode before that snapshot's step). */
 void rec_game_event(rec_game_t *g, const shm_event_sh_t *ev, const char *text, size_t len,

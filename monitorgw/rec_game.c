@@ -1,6 +1,6 @@
 /* rec_game.c -- what the game log says and when, for any format (spec
- * monitor-log-coach.md 2.3): the head at the start; for each snapshot after the kick-off
- * (and the first one of time_over) a (playmode) item when the mode changed, a (team) item
+ * monitor-log-coach.md 2.3): the head at the start; for each step's snapshot after the
+ * kick-off (and the first one of time_over) a (playmode) item when the mode changed, a (team) item
  * when names, scores or penalties changed, then the show; messages as they come (team
  * graphics always, referee/says/coach/received commands/substitutions only with
  * server::record_messages, as the reference, which records referee messages in v1 logs
@@ -25,13 +25,9 @@ static void msg(rec_game_t *g, int time, int stime, int board, const char *text,
         g->fmt->msg(g->out, time, stime, board, text, len);
 }
 
-void rec_game_start(rec_game_t *g, const rec_head_t *h, uint64_t seed, int64_t start_time)
+void rec_game_start(rec_game_t *g, const rec_head_t *h)
 {
-    char note[160];
     g->fmt->head(g->out, h);
-    int n = snprintf(note, sizeof note, "(rcssserver-shm (random_seed %llu) (start_time %lld))",
-                     (unsigned long long)seed, (long long)start_time);
-    msg(g, 0, 0, REC_BOARD_LOG, note, (size_t)n);
 }
 
 /* the record_messages copies (spec 2.3); mode is the play mode of the event's snapshot */
@@ -126,11 +122,23 @@ static int team_changed(const shm_rec_state_sh_t *st, const shm_snapshot_sh_t *s
     return 0;
 }
 
+/* A play mode set between two steps, out of before_kick_off, at the game time of the last
+ * step: the automatic kick-off decided after a step (auto mode, the second half's), or a
+ * command the sim applied between steps. The reference writes a show only from its step,
+ * before its automatic kick-off, and a kick-off given between steps first shows at the
+ * step that follows (time 1, not 0; the half's first cycle, not the half-time one). */
+static int set_between_steps(const shm_rec_state_sh_t *st, const shm_snapshot_sh_t *s)
+{
+    return st->prev_pm == PM_BEFORE_KICK_OFF && s->time == st->prev_time
+           && s->play_mode != PM_BEFORE_KICK_OFF && s->play_mode != PM_TIME_OVER;
+}
+
 void rec_game_snapshot(rec_game_t *g, const shm_snapshot_sh_t *s)
 {
     shm_rec_state_sh_t *st = g->st;
     int pm = s->play_mode;
-    int show = !idle_mode(pm) || (pm == PM_TIME_OVER && !st->time_over_shown);
+    int show = (!idle_mode(pm) && !set_between_steps(st, s))
+               || (pm == PM_TIME_OVER && !st->time_over_shown);
     if (show) {
         if (pm == PM_TIME_OVER)
             st->time_over_shown = 1;
@@ -151,6 +159,7 @@ void rec_game_snapshot(rec_game_t *g, const shm_snapshot_sh_t *s)
         g->fmt->show(g->out, s);
     }
     st->prev_pm = pm;
+    st->prev_time = s->time;
 }
 
 void rec_game_lost(rec_game_t *g, int time, uint64_t snaps, uint64_t events)

@@ -304,7 +304,7 @@ static int rec_open(rec_ctx_t *c)
     if (!resume) {
         rec_head_t h = { cf, &c->r->ptypes, rec->start_time };
         if (c->game_on)
-            rec_game_start(&c->gw, &h, c->r->hdr.random_seed, rec->start_time);
+            rec_game_start(&c->gw, &h);
         c->st.valid = 1;
         flush_all(c);
     }

@@ -210,6 +210,10 @@ int  ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
 int  ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t len);
 /* The raw datagram for the text log. */
 void ngw_coach_log(ngw_t *g, int idx, const char *text);
+/* Coach idx left: its (bye), or its socket refused (the client is gone). Says so on
+ * stdout as the reference ("An online coach disconnected : (TEAM NAME)", "An offline coach
+ * disconnected") and frees its place. */
+void ngw_coach_gone(ngw_t *g, int idx);
 /* look, team_names, check_ball, eye, done, compression: 1 if handled. */
 int  ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd);
 /* Send on coach idx's socket. While one of its datagrams is handled after a record

@@ -29,12 +29,11 @@ void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len)
     if (!conf_bool(&g->conf, SP_text_logging)
         && !(conf_bool(&g->conf, SP_game_logging) && conf_bool(&g->conf, SP_record_messages)))
         return;
-    shm_cmd_sh_t c;
+    shm_cmd_sh_t c; /* whole, in parts when long, as the reference logs a datagram */
     memset(&c, 0, sizeof c);
     c.kind = SHM_CMD_RAW;
-    c.len = (uint16_t)(len < SHM_CMD_TEXT_LEN - 1 ? len : SHM_CMD_TEXT_LEN - 1);
-    memcpy(c.text, text, c.len);
-    client_push(g, idx, &c);
+    c.recv_time = (uint32_t)(g->have_snap ? g->snap.time : 0);
+    shm_cmd_push_text(&g->r->cmd[idx], &c, text, len < SHM_TEXT_MAX ? len : SHM_TEXT_MAX);
 }
 
 static void client_send(ngw_t *g, int idx, const char *msg)
@@ -156,8 +155,8 @@ static int client_item(ngw_t *g, int idx, proto_item_t *it)
         break;
     }
     case PROTO_IT_EAR:          client_ear(e, it); break;
-    case PROTO_IT_BYE:
-        log_info("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
+    case PROTO_IT_BYE: /* the sim says "A player disconnected" when it takes him off */
+        log_debug("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
         ngw_client_detach(g, idx, 1);
         return 1;
     default:
@@ -236,14 +235,20 @@ static void client_on_read(evutil_socket_t fd, short what, void *arg)
         int got = recvmmsg(fd, m, (unsigned)batch, MSG_DONTWAIT, NULL);
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        if (got < 0 && coach && errno == ECONNREFUSED) {
-            /* a coach that went away frees its place, as the reference drops it */
-            log_info("coach %d is gone", c->idx);
-            ngw_client_detach(g, c->idx, 1);
+        if (got < 0 && errno == ECONNREFUSED) {
+            /* the client went away (its port refused what we sent): the reference closes
+             * it; a coach frees its place, a player leaves the field as after a (bye)
+             * (the sim says "A player disconnected") and may come back with (reconnect) */
+            if (coach) {
+                ngw_coach_gone(g, c->idx);
+            } else {
+                log_debug("player %d is gone (its port refused)", c->idx);
+                ngw_client_detach(g, c->idx, 1);
+            }
             return;
         }
         if (got < 0)
-            continue; /* ECONNREFUSED from an earlier send: the client is away */
+            continue;
         for (int k = 0; k < got && c->used; k++) {
             size_t n = m[k].msg_len;
             if (n == 0)

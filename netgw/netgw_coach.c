@@ -136,6 +136,21 @@ int ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t 
     return 0;
 }
 
+void ngw_coach_gone(ngw_t *g, int idx)
+{
+    const shm_client_sh_t *e = &g->r->client[idx];
+    if (e->kind == CLIENT_KIND_TRAINER) {
+        log_stdout("An offline coach disconnected");
+    } else {
+        char name[SHM_TEAM_NAME_LEN];
+        memcpy(name, e->coach_name, sizeof name);
+        name[sizeof name - 1] = '\0';
+        log_stdout("An online coach disconnected : (%s%s%s)",
+                   g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, name[0] ? " " : "", name);
+    }
+    ngw_client_detach(g, idx, 1);
+}
+
 void ngw_coach_log(ngw_t *g, int idx, const char *text)
 {
     /* for the text log, and for the game log's board-2 copies (record_messages) */

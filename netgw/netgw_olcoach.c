@@ -214,12 +214,9 @@ void ngw_olcoach_command(ngw_t *g, int idx, const char *text)
     case COACH_TEAM_GRAPHIC:
         olcoach_team_graphic(g, idx, cmd);
         return;
-    case COACH_BYE: {
-        int k = e->side == SHM_SIDE_RIGHT ? 1 : 0;
-        log_info("the online coach of %s left", g->r->team[k].name);
-        ngw_client_detach(g, idx, 1);
+    case COACH_BYE:
+        ngw_coach_gone(g, idx);
         return;
-    }
     default:
         if (cmd->reply[0])
             ngw_coach_send(g, idx, cmd->reply);
@@ -284,6 +281,7 @@ static void olcoach_include(ngw_t *g, int idx)
     memmove(text + head + sz, text + head + 16, n);
     text[head + sz + n] = ')';
     text[head + sz + n + 1] = '\0';
+    log_stdout("send external message in [%s]", path);
     ngw_coach_send(g, idx, text);
 }
 
@@ -350,6 +348,6 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     olcoach_welcome(g, idx);
     olcoach_include(g, idx);
     ngw_coach_log(g, idx, text);
-    log_info("a new (v%d) online coach (%s) connected on port %d", (int)version, team,
-             e->local_port);
+    log_stdout("A new (v%d) online coach (%s) connected.", (int)version, team);
+    log_debug("online coach of %s on port %d", team, e->local_port);
 }

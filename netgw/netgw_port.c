@@ -317,8 +317,12 @@ static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
     ngw_client_send_params(g, idx);
     if (!pi->reconnect && e->synch_see)
         ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
-    log_info("%s %d %s (version %g) on port %d", g->r->team[idx / SHM_TEAM_SIZE].name,
-             e->unum, pi->reconnect ? "reconnected" : "connected", e->version, e->local_port);
+    const char *team = g->r->team[idx / SHM_TEAM_SIZE].name;
+    if (pi->reconnect)
+        log_stdout("A player (%s %d) reconnected.", team, e->unum);
+    else
+        log_stdout("A new (v%d) player (%s %d) connected.", (int)e->version, team, e->unum);
+    log_debug("%s %d on port %d", team, e->unum, e->local_port);
     return idx;
 }
 

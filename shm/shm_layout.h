@@ -463,7 +463,7 @@ typedef struct shm_rec_state_sh {
     char     team[2][SHM_TEAM_NAME_LEN];  /* names */
     char     coach[2][SHM_TEAM_NAME_LEN]; /* online coach names seen (final file names) */
     uint32_t episode;              /* episode of the snapshots these files hold */
-    uint32_t _pad1;
+    int32_t  prev_time;            /* game time of the last snapshot handled */
 } shm_rec_state_sh_t;
 
 typedef struct shm_recorder_sh {

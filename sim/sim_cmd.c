@@ -237,7 +237,8 @@ void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     case SHM_CMD_CHANGE_FOCUS: cmd_change_focus(w, p, c); break;
     case SHM_CMD_CHANGE_VIEW:  cmd_change_view(w, p, c); break;
     case SHM_CMD_BYE:          sim_player_disable(w, idx); break;
-    case SHM_CMD_RAW:          sim_world_textlog(w, p->sh.side, p->sh.unum, c); break;
+    case SHM_CMD_CONT:
+    case SHM_CMD_RAW:          sim_world_player_text(w, idx, c); break;
     default:                   break; /* control kinds are not a player's */
     }
 }

@@ -236,8 +236,11 @@ void sim_coach_kick_off(sim_world_t *w)
                 co->used[k][t + 1]++;
                 co->count[k][old]--;
                 co->used[k][old]--;
-                if (w->pl[idx].sh.type != t)
+                if (w->pl[idx].sh.type != t) {
+                    sim_world_note(w, "rcssserver changes (player %s %d) to type %d", w->team[k],
+                                   idx % SHM_TEAM_SIZE + 1, t);
                     change_type(w, idx, t);
+                }
                 break;
             }
         }
@@ -293,15 +296,27 @@ void sim_coach_release(sim_world_t *w)
 }
 
 /* ---- records ------------------------------------------------------------------ */
-void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+/* the record's text assembled with the parts before it; NULL for a part (more follow) */
+static shm_text_t *record_text(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     shm_text_t *t = &w->coach.part[side == 0 ? 0 : side == SHM_SIDE_LEFT ? 1 : 2];
     size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
-    if (c->kind == SHM_CMD_CONT) {
-        shm_text_feed(t, 1, c->text, len);
+    shm_text_feed(t, c->kind == SHM_CMD_CONT, c->text, len);
+    return c->kind == SHM_CMD_CONT ? NULL : t;
+}
+
+void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+{
+    shm_text_t *t = record_text(w, c, side);
+    if (t && c->kind == SHM_CMD_RAW)
+        sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
+}
+
+void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+{
+    shm_text_t *t = record_text(w, c, side);
+    if (!t)
         return;
-    }
-    shm_text_feed(t, 0, c->text, len);
     switch (c->kind) {
     case SHM_CMD_RAW:
         sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);

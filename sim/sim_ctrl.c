@@ -207,17 +207,19 @@ static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q, int gw)
     return n;
 }
 
+/* a coach that left: what it sent up to its (bye) is still logged, at this step */
 static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
 {
     shm_client_sh_t *e = &r->client[ci];
-    if (atomic_load_explicit(&e->state, memory_order_acquire) != CLIENT_ST_ACTIVE)
-        return 0;
     int side = ci == SHM_COACH_LEFT ? SHM_SIDE_LEFT : ci == SHM_COACH_RIGHT ? SHM_SIDE_RIGHT : 0;
     shm_cmd_ring_sh_t *q = &r->cmd[ci];
     shm_cmd_sh_t c;
     int n = 0;
     while (n < SHM_CMD_SLOTS && shm_cmd_pop(q, &c) == 0) {
-        sim_coach_record(w, &c, side);
+        if (atomic_load_explicit(&e->state, memory_order_acquire) == CLIENT_ST_ACTIVE)
+            sim_coach_record(w, &c, side);
+        else
+            sim_coach_record_gone(w, &c, side);
         ack(w, &c, 0, ci, atomic_load_explicit(&q->tail, memory_order_relaxed));
         n++;
     }
@@ -255,9 +257,8 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step)
         while (k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
             if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */
                 sim_cmd_player(w, i, &c);
-            else if (c.kind == SHM_CMD_RAW) /* but what it sent (its bye) is logged */
-                sim_world_textlog(w, i < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
-                                  i % SHM_TEAM_SIZE + 1, &c);
+            else if (c.kind == SHM_CMD_RAW || c.kind == SHM_CMD_CONT)
+                sim_world_player_text(w, i, &c); /* but what it sent (its bye) is logged */
             k++;
         }
         n += k;

@@ -46,13 +46,15 @@ static int sim_conf(sim_t *s, int argc, char **argv)
     return 0;
 }
 
+/* the reference's first lines: name, seed (its words for a given one), result savers */
 static void sim_banner(sim_t *s)
 {
     int64_t seed = (int64_t)conf_real(&s->conf, SP_random_seed);
     /* a fresh seed fits a C int, as the reference's (which is time(0)) */
     s->seed = seed >= 0 ? (uint64_t)seed : rng_fresh_seed() & 0x7fffffffu;
-    printf("%s\n\nSimulator Random Seed: %llu\n", SIM_VERSION_BANNER,
-           (unsigned long long)s->seed);
+    printf("%s\n\n%sSimulator Random Seed: %llu\n", SIM_VERSION_BANNER,
+           seed >= 0 ? "Using given " : "", (unsigned long long)s->seed);
+    printf("CSVSaver: Ready\nSTDOutSaver: Ready\n");
     fflush(stdout);
 }
 
@@ -66,8 +68,11 @@ static void fill_region(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     uint32_t pseed = sim_ptypes_seed(&s->conf, s->seed);
-    if (conf_int(&s->conf, PP_player_types) > 1) /* the reference reports the seed it used */
+    if (conf_int(&s->conf, PP_player_types) > 1) { /* the reference reports the seed it used */
+        printf(conf_real(&s->conf, PP_random_seed) >= 0.0 ? "Using given Hetero Player Seed: %d\n"
+               : "Using simulator's random seed as Hetero Player Seed: %d\n", (int32_t)pseed);
         s->conf.num[PP_random_seed] = (int32_t)pseed;
+    }
     r->params.count = PARAM_COUNT;
     for (int i = 0; i < PARAM_COUNT; i++) {
         r->params.num[i] = s->conf.num[i];
@@ -118,6 +123,9 @@ static int sim_region(sim_t *s)
                  (int)s->shm.reclaimed_pid);
     fill_region(s);
     sim_world_init(&s->world, &s->conf, &s->shm.r->ptypes, s->seed);
+    printf("wind factor: rand: %f, vector: (%f, %f)\n", s->world.wind_rand, s->world.wind_x,
+           s->world.wind_y);
+    fflush(stdout);
     s->world.emit = sim_publish_emit;
     s->world.emit_ctx = s->shm.r;
     s->shm.r->hdr.epoch_ns = shm_now_ns();
@@ -208,6 +216,8 @@ int main(int argc, char **argv)
         shm_region_destroy(&sim.shm);
         return 1;
     }
+    fputs("\nHit CTRL-C to exit\n", stdout); /* the reference's last line before its loop */
+    fflush(stdout);
     sim_run(&sim);
     rc = sim_shutdown(&sim);
     return sim.proc.fatal ? sim.proc.fatal : rc; /* a gateway that could not run wins */

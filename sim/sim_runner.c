@@ -180,9 +180,9 @@ static void announce_ready(sim_t *s)
     release_ports(s);
     s->runner.ready = 1;
     atomic_store(&u->ready, 1);
-    printf("READY port=%d coach_port=%d olcoach_port=%d http_port=%d shm=%s pid=%d\n",
-           u->port, u->coach_port, u->olcoach_port, http, s->shm.name, (int)getpid());
-    fflush(stdout);
+    /* stderr: stdout has the reference's lines only */
+    fprintf(stderr, "READY port=%d coach_port=%d olcoach_port=%d http_port=%d shm=%s pid=%d\n",
+            u->port, u->coach_port, u->olcoach_port, http, s->shm.name, (int)getpid());
     json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:s, s:s}", "seed",
                           (json_int_t)s->seed, "port", u->port, "coach_port", u->coach_port,
                           "olcoach_port", u->olcoach_port, "http_port", http, "shm",

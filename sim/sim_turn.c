@@ -52,11 +52,13 @@ static void start_teams(sim_t *s)
 static void sim_match_flow(sim_t *s)
 {
     start_teams(s);
+    sim_world_print_notes(&s->world, stdout); /* the players who left, the types changed */
     int f = sim_referee_auto(&s->world, connected_players(s->shm.r));
     if (f & SIM_AUTO_SAY_KICK_OFF)
         puts("Waiting to kick off");
     if (f & SIM_AUTO_SAY_CONNECT)
         puts("Waiting for players to connect");
+    sim_world_print_notes(&s->world, stdout); /* before the kick-off that made them */
     if (s->world.ref.kick_offs != s->kick_offs_said) {
         s->kick_offs_said = s->world.ref.kick_offs;
         puts(s->world.ref.kick_off_last == SHM_SIDE_LEFT ? "Kick_off_left" : "Kick_off_right");

@@ -2,6 +2,8 @@
  * that the gateways fill), stamina resets, events and per-cycle housekeeping.
  * Called by sim_main.c each loop turn and by the unit tests directly. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "sim_world.h"
 #include "playmode.h"
@@ -149,11 +151,40 @@ void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
     sim_move_add_player(w, idx);
 }
 
+void sim_world_note(sim_world_t *w, const char *fmt, ...)
+{
+    size_t room = sizeof w->notes - w->notes_len;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(w->notes + w->notes_len, room, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n + 1 < room) { /* a line that does not fit whole is left out */
+        w->notes_len += (size_t)n;
+        w->notes[w->notes_len++] = '\n';
+    }
+    w->notes[w->notes_len] = '\0';
+}
+
+void sim_world_print_notes(sim_world_t *w, FILE *out)
+{
+    if (w->notes_len == 0)
+        return;
+    fwrite(w->notes, 1, w->notes_len, out);
+    fflush(out);
+    w->notes_len = 0;
+    w->notes[0] = '\0';
+}
+
+/* the reference says so when it disables a player who was on: (bye), a client gone, a
+ * discard, a red card */
 void sim_player_disable(sim_world_t *w, int idx)
 {
     if (idx < 0 || idx >= SHM_MAX_PLAYERS)
         return;
     sim_player_t *p = &w->pl[idx];
+    if (p->sh.enabled)
+        sim_world_note(w, "A player disconnected : (%s %d)", w->team[idx / SHM_TEAM_SIZE],
+                       idx % SHM_TEAM_SIZE + 1);
     if (w->catcher == idx)
         w->catcher = -1;
     p->sh.enabled = 0;
@@ -231,6 +262,17 @@ uint64_t sim_world_digest(const sim_world_t *w)
     h = digest_mix(h, w->rng_act.s, sizeof w->rng_act.s);
     h = digest_mix(h, w->rng_ref.s, sizeof w->rng_ref.s);
     return h;
+}
+
+void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
+{
+    if (idx < 0 || idx >= SHM_MAX_PLAYERS)
+        return;
+    shm_text_t *t = &w->pl_text[idx];
+    size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
+    if (shm_text_feed(t, c->kind == SHM_CMD_CONT, c->text, len))
+        sim_coach_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
+                            idx % SHM_TEAM_SIZE + 1, 0, 0.0, t->buf, t->len);
 }
 
 void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c)

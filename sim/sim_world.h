@@ -6,6 +6,7 @@
 #define RCSS_SIM_WORLD_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "conf.h"
 #include "rng.h"
 #include "shm.h"
@@ -105,6 +106,8 @@ typedef struct sim_keepaway {
     double   start_s;              /* monotonic seconds of the first step (keepaway_start) */
 } sim_keepaway_t;
 
+#define SIM_NOTES_LEN 4096         /* stdout lines of one turn (22 players leaving: ~800 B) */
+
 typedef struct sim_world {
     const conf_t   *conf;
     shm_ptypes_sh_t types;          /* heterogeneous types (copy of the region's) */
@@ -142,6 +145,10 @@ typedef struct sim_world {
     uint64_t        seed;           /* the seed the world was started with (resets) */
     uint32_t        episode;        /* resets so far (published with each snapshot) */
     int             reset_req;      /* a (reset) was received: the process resets */
+    shm_text_t      pl_text[SHM_MAX_PLAYERS]; /* each player's datagram for the text log,
+                                       assembled from its parts (sim_world_player_text) */
+    char            notes[SIM_NOTES_LEN]; /* stdout lines not printed yet (sim_world_note) */
+    size_t          notes_len;
 } sim_world_t;
 
 /* ---- sim_world.c ---- */
@@ -151,8 +158,18 @@ const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t 
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len);
 void sim_world_referee_say(sim_world_t *w, const char *text);
+/* A line the reference prints on stdout when this happens ("A player disconnected : (T
+ * 3)", "rcssserver changes (player T 3) to type 5"): kept until the process prints the
+ * turn's lines with sim_world_print_notes (the world does no I/O of its own). */
+void sim_world_note(sim_world_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The lines noted so far onto out, then none; out flushed. */
+void sim_world_print_notes(sim_world_t *w, FILE *out);
 /* A received command's raw text as a text-log event. */
 void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c);
+/* A part (SHM_CMD_CONT) or the last part (SHM_CMD_RAW) of player idx's datagram: once
+ * whole, the datagram as a text-log event (in parts itself when long), as the reference
+ * logs a datagram whole. */
+void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
                        uint32_t generation);
 void sim_player_disable(sim_world_t *w, int idx);
@@ -201,6 +218,10 @@ int  sim_cmd_pending_now(const shm_region_sh_t *r);
  * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY;
  * world commands passed to sim_cmd_control. */
 void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* One record a coach sent before it left (what follows its (bye) in the ring): only what
+ * it sent goes to the text log (its (bye) among them, as the reference logs it); the rest
+ * is dropped. */
+void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side);
 /* Release the queued coach-language messages that are due (every step, after the
  * commands were drained). */
 void sim_coach_release(sim_world_t *w);

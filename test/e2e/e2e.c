@@ -159,7 +159,8 @@ static pid_t spawn_gateway(const e2e_server_t *s, const char *exe, int index)
     _exit(127);
 }
 
-static int start_server(e2e_server_t *s, const char *const *extra_args, int standalone)
+static int start_server(e2e_server_t *s, const char *const *extra_args, int standalone,
+                        const char *out_path)
 {
     static int counter;
     const char *bindir = getenv("RCSS_BIN_DIR");
@@ -215,6 +216,10 @@ static int start_server(e2e_server_t *s, const char *const *extra_args, int stan
             dup2(fd, 2);
             close(fd);
         }
+        if (out_path && (fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0) {
+            dup2(fd, 1); /* stdout on its own */
+            close(fd);
+        }
         if (chdir(s->dir) != 0)
             _exit(126);
         setenv("RCSS_CONF_DIR", conf_dir, 1);
@@ -242,12 +247,17 @@ static int start_server(e2e_server_t *s, const char *const *extra_args, int stan
 
 int e2e_server_start(e2e_server_t *s, const char *const *extra_args)
 {
-    return start_server(s, extra_args, 0);
+    return start_server(s, extra_args, 0, NULL);
+}
+
+int e2e_server_start_out(e2e_server_t *s, const char *const *extra_args, const char *out_path)
+{
+    return start_server(s, extra_args, 0, out_path);
 }
 
 int e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args, int n_netgw)
 {
-    return start_server(s, extra_args, n_netgw > 0 ? n_netgw : 1);
+    return start_server(s, extra_args, n_netgw > 0 ? n_netgw : 1, NULL);
 }
 
 /* standalone gateways leave by themselves once the sim is gone; 0 if all did */

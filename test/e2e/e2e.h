@@ -24,6 +24,9 @@ typedef struct e2e_server {
  * the NULL-terminated extra args ("server::synch_mode=true", ...). Waits until the
  * region is ready and the gateways answer. 0 ok, -1 on failure (message on stderr). */
 int  e2e_server_start(e2e_server_t *s, const char *const *extra_args);
+/* The same with the server's stdout (its gateways' too) alone in the file out_path, which
+ * the caller owns; stderr still goes to s->log. */
+int  e2e_server_start_out(e2e_server_t *s, const char *const *extra_args, const char *out_path);
 /* The systemd layout: the sim with server::spawn_gateways=false and
  * server::netgw_processes=n_netgw, and the n_netgw rcss-netgw plus one rcss-monitorgw
  * started by the harness as separate processes (not children of the sim). */

@@ -110,6 +110,11 @@ static int wait_think(e2e_ref_t *m, e2e_ref_client_t *c)
 
 int e2e_ref_start(e2e_ref_t *m, const char *const *extra_args)
 {
+    return e2e_ref_start_out(m, extra_args, NULL);
+}
+
+int e2e_ref_start_out(e2e_ref_t *m, const char *const *extra_args, const char *out_path)
+{
     static const char *const base[] = {
         "server::synch_mode=true", "server::coach_w_referee=true",
         "server::synch_timeout=20000", "server::ball_rand=0", "server::player_rand=0",
@@ -124,7 +129,7 @@ int e2e_ref_start(e2e_ref_t *m, const char *const *extra_args)
     args[n] = NULL;
     memset(m, 0, sizeof *m);
     m->pm = PM_BEFORE_KICK_OFF;
-    if (e2e_server_start(&m->s, args) < 0)
+    if (e2e_server_start_out(&m->s, args, out_path) < 0)
         return -1;
     m->t.fd = e2e_udp_open();
     e2e_send(m->t.fd, m->s.coach_port, "(init (version 19))");

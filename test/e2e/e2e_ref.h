@@ -56,6 +56,8 @@ typedef struct e2e_ref {
 /* Server in synch mode with the referee, a long synch_timeout, noise-free physics unless
  * the extra args say otherwise, and a v19 trainer with eye and ear on. */
 int  e2e_ref_start(e2e_ref_t *m, const char *const *extra_args);
+/* The same with the server's stdout alone in out_path (e2e_server_start_out). */
+int  e2e_ref_start_out(e2e_ref_t *m, const char *const *extra_args, const char *out_path);
 /* Stop the server (0 = exit status 0), close every socket. */
 int  e2e_ref_stop(e2e_ref_t *m);
 /* A v19 player of team (a goalie if asked); returns its index in m->pl, or -1. */

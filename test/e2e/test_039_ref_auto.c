@@ -196,7 +196,7 @@ Test(ref_auto, server_starts_the_teams, .timeout = 120)
     const char *r = strstr(out, want);
     cr_expect(l && r && l < r, "both started, the left first: %s", out);
     /* the right team only once the left one is there */
-    const char *lc = strstr(out, "TeamL 1 connected");
+    const char *lc = strstr(out, "player (TeamL 1) connected.");
     cr_expect(lc && r && lc < r, "%s", out);
     cr_expect(strstr(out, "Kick_off_left\n") && strstr(out, "Kick_off_right\n"), "%s", out);
     cr_expect_eq(count(out, "\nKilling "), 2, "both stopped at the end: %s", out);

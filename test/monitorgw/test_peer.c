@@ -107,11 +107,15 @@ static void send_to_port(int fd, int port, const char *text, size_t len)
 }
 
 /* run the gateway's loop without blocking for about ms milliseconds */
+/* the loop for ms milliseconds; the sim's part (there is none here) is played by
+ * acknowledging every control record pushed so far, so a monitor whose command waits
+ * for the sim is answered and read again */
 static void pump(int ms)
 {
     struct timespec ts = { 0, 1000000L };
     for (int i = 0; i < ms; i++) {
         event_base_loop(g.base, EVLOOP_NONBLOCK);
+        mgw_peer_ack(&g, atomic_load(&g.self->ctrl.head));
         nanosleep(&ts, NULL);
     }
 }

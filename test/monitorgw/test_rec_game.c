@@ -1,7 +1,8 @@
 /* test_rec_game.c -- what the game log says and when (spec monitor-log-coach.md 2.3),
- * independent of the file: shows only after the kick-off and a single one once time is
- * over, play modes and teams only when they change, messages by kind with and without
- * server::record_messages, the seed note, the result; and a whole match written in each
+ * independent of the file: shows only after the kick-off (none for a kick-off given
+ * between steps) and a single one once time is over, play modes and teams only when they
+ * change, messages by kind with and without server::record_messages, no message of this
+ * server's own at the start, the result; and a whole match written in each
  * version (1-6, JSON) read back by the log reader to the same frames: each frame read
  * back writes exactly the show item the log holds. */
 #include <criterion/criterion.h>
@@ -52,6 +53,7 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* a trainer's (start) before a step: that step's snapshot (time 1) is the first show */
 Test(rec_game, shows_only_in_play_and_one_at_time_over)
 {
     shm_snapshot_sh_t s;
@@ -59,11 +61,11 @@ Test(rec_game, shows_only_in_play_and_one_at_time_over)
     for (int i = 0; i < 3; i++)
         rec_game_snapshot(&g, &s); /* before_kick_off: nothing */
     cr_expect_eq(out.len, 0, "%s", out.p ? out.p : "");
-    fx_busy(&s, 0);
+    fx_busy(&s, 1);
     s.play_mode = 4; /* kick_off_l */
     rec_game_snapshot(&g, &s);
     s.play_mode = 3;
-    for (int t = 1; t <= 3; t++) {
+    for (int t = 2; t <= 4; t++) {
         s.time = t;
         rec_game_snapshot(&g, &s);
     }
@@ -73,10 +75,52 @@ Test(rec_game, shows_only_in_play_and_one_at_time_over)
     cr_expect_eq(count(out.p, "(show "), 5, "kick-off, three in play, one time_over");
     /* the reference's first play mode line compares with PM_NULL: always written */
     cr_expect_eq(count(out.p, "(playmode "), 3);
-    cr_expect_not_null(strstr(out.p, "(playmode 0 kick_off_l)\n(team 0 Alpha Beta 0 0)\n(show 0 "));
-    cr_expect_not_null(strstr(out.p, "(playmode 1 play_on)\n(show 1 "));
-    cr_expect_not_null(strstr(out.p, "(playmode 3 time_over)\n(show 3 "));
+    cr_expect_not_null(strstr(out.p, "(playmode 1 kick_off_l)\n(team 1 Alpha Beta 0 0)\n(show 1 "));
+    cr_expect_not_null(strstr(out.p, "(playmode 2 play_on)\n(show 2 "));
+    cr_expect_not_null(strstr(out.p, "(playmode 4 time_over)\n(show 4 "));
     cr_expect_eq(count(out.p, "(team "), 1, "teams unchanged after the first line");
+}
+
+/* The automatic kick-off comes after the step that published before_kick_off's last
+ * snapshot, so the sim publishes the kick-off at that step's time (0, and at half time
+ * the half's last cycle): the reference writes no show for it (its show is written in the
+ * step, before the kick-off); the kick-off's (playmode) and first show come with the next
+ * step. The same at each half: nothing at time 30 (half_time, then before_kick_off), the
+ * second half's first show at 31. */
+Test(rec_game, no_show_for_a_kick_off_between_steps)
+{
+    shm_snapshot_sh_t s;
+    fx_empty(&s);
+    rec_game_snapshot(&g, &s);
+    s.stoppage = 1;
+    rec_game_snapshot(&g, &s);
+    fx_busy(&s, 0);
+    s.stoppage = 1;
+    s.play_mode = 4; /* kick_off_l, at the time of the last before_kick_off step */
+    rec_game_snapshot(&g, &s);
+    cr_expect_eq(out.len, 0, "%s", out.p ? out.p : "");
+    for (int t = 1; t <= 30; t++) {
+        fx_busy(&s, t);
+        /* kick_off_l, play_on, then the step of time 30 ends in before_kick_off (half time) */
+        s.play_mode = t == 1 ? 4 : t < 30 ? 3 : 1;
+        rec_game_snapshot(&g, &s);
+    }
+    for (int k = 1; k <= 3; k++) { /* the half-time break: before_kick_off, stoppage counts */
+        s.stoppage = k;
+        rec_game_snapshot(&g, &s);
+    }
+    s.play_mode = 5; /* kick_off_r, after the last break step */
+    rec_game_snapshot(&g, &s);
+    fx_busy(&s, 31);
+    s.play_mode = 5;
+    rec_game_snapshot(&g, &s);
+    cr_expect_null(strstr(out.p, "(show 0 "), "%s", out.p);
+    cr_expect_null(strstr(out.p, "(show 30 "), "%s", out.p);
+    cr_expect_null(strstr(out.p, "(playmode 30 "), "%s", out.p);
+    cr_expect_eq(count(out.p, "(show "), 30, "1-29 and 31");
+    cr_expect_not_null(strstr(out.p, "(playmode 1 kick_off_l)\n(team 1 Alpha Beta 0 0)\n(show 1 "));
+    cr_expect_not_null(strstr(out.p, "(show 29 "));
+    cr_expect_not_null(strstr(out.p, "(playmode 31 kick_off_r)\n(show 31 "), "%s", out.p);
 }
 
 Test(rec_game, team_line_on_score_name_or_penalty_change)
@@ -159,14 +203,16 @@ Test(rec_game, messages_with_record_messages)
                      "(msg 9 2 \"(change_player_type l 2 3)\")\n");
 }
 
-Test(rec_game, start_note_lost_note_and_result)
+/* the head is the reference's (no message of this server's: the seed stays on stdout) */
+Test(rec_game, head_lost_note_and_result)
 {
     rec_head_t h;
     shm_snapshot_sh_t s;
     fx_head(&h);
-    rec_game_start(&g, &h, 18446744073709551615ull, 1700000000);
-    cr_expect_not_null(strstr(out.p, "\n(msg 0 2 \"(rcssserver-shm (random_seed "
-                                     "18446744073709551615) (start_time 1700000000))\")\n"));
+    rec_game_start(&g, &h);
+    cr_expect_null(strstr(out.p, "(msg "), "%s", out.p);
+    cr_expect_null(strstr(out.p, "rcssserver-shm"));
+    cr_expect_eq(strncmp(out.p, "ULG6\n(server_param ", 19), 0, "%.40s", out.p);
     rec_buf_clear(&out);
     rec_game_lost(&g, 77, 12, 3);
     cr_expect_str_eq(out.p, "(msg 77 2 \"(rcssserver-shm (lost_snapshots 12) (lost_events 3))\")\n");
@@ -223,10 +269,8 @@ static void match_round_trip(const rec_fmt_t *fmt)
     shm_snapshot_sh_t s;
     fx_head(&h);
     g.fmt = fmt;
-    rec_game_start(&g, &h, 42, 1700000000);
-    fx_empty(&s);
-    rec_game_snapshot(&g, &s);
-    fx_busy(&s, 0);
+    rec_game_start(&g, &h);
+    fx_busy(&s, 0); /* a recorder that meets the match at its kick-off */
     s.play_mode = 4;
     rec_game_snapshot(&g, &s);
     for (int t = 1; t <= 120; t++) {
@@ -256,19 +300,18 @@ static void match_round_trip(const rec_fmt_t *fmt)
         cr_expect_eq(r.types.type[2].inertia_moment, 7.0);
         cr_expect_eq(conf_int(&r.conf, SP_half_time), 300);
     }
-    cr_expect_eq(r.has_seed, 1);
-    cr_expect_eq(r.seed, 42);
+    cr_expect_eq(r.has_seed, 0);
     cr_assert_eq(r.n_frames, 122, "kick-off, 120 in play, one time_over");
     cr_expect_eq(r.frame[0].show.pmode, 4);
     cr_expect_eq(r.frame[0].show.time, 0);
     cr_expect_eq(r.frame[121].show.pmode, 2);
-    cr_assert_eq(r.n_msgs, 3, "seed note, monitor message, result");
-    cr_expect_str_eq(r.msg[1].text, "(hello \"monitor\")");
-    cr_expect_eq(r.msg[2].board, 1);
-    cr_expect(strncmp(r.msg[2].text, "(result ", 8) == 0
-              && strstr(r.msg[2].text, " Alpha_2-vs-Beta_0)") != NULL, "%s", r.msg[2].text);
-    cr_expect_eq(r.frame[59].msg_end, 1);
-    cr_expect_eq(r.frame[60].msg_end, 2, "the message came before the show of time 60");
+    cr_assert_eq(r.n_msgs, 2, "monitor message, result");
+    cr_expect_str_eq(r.msg[0].text, "(hello \"monitor\")");
+    cr_expect_eq(r.msg[1].board, 1);
+    cr_expect(strncmp(r.msg[1].text, "(result ", 8) == 0
+              && strstr(r.msg[1].text, " Alpha_2-vs-Beta_0)") != NULL, "%s", r.msg[1].text);
+    cr_expect_eq(r.frame[59].msg_end, 0);
+    cr_expect_eq(r.frame[60].msg_end, 1, "the message came before the show of time 60");
     cr_expect_eq(rcg_frame_at(&r, 60), 60);
     for (int i = 1; i <= 120; i++) {
         shm_snapshot_sh_t want;

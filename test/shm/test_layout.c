@@ -373,7 +373,7 @@ Test(layout, recorder)
     PIN_OFF(shm_rec_state_sh_t, team, 64);
     PIN_OFF(shm_rec_state_sh_t, coach, 96);
     PIN_OFF(shm_rec_state_sh_t, episode, 128);
-    PIN_OFF(shm_rec_state_sh_t, _pad1, 132);
+    PIN_OFF(shm_rec_state_sh_t, prev_time, 132);
     PIN_SIZE(shm_recorder_sh_t, 312);
     PIN_OFF(shm_recorder_sh_t, start_time, 0);
     PIN_OFF(shm_recorder_sh_t, cur, 8);

@@ -96,6 +96,86 @@ char *cf_cmp_shape(const char *line)
     return out;
 }
 
+/* one object of a see message, "((NAME) N...)" at p: name and value words split out;
+ * returns the length consumed, 0 if p is not such an object */
+typedef struct seeobj {
+    char name[64];
+    char val[8][24];
+    int  nval;
+} seeobj_t;
+
+static size_t see_object(const char *p, seeobj_t *o)
+{
+    if (p[0] != '(' || p[1] != '(')
+        return 0;
+    const char *ne = strchr(p + 2, ')');
+    if (!ne || (size_t)(ne - p - 2) >= sizeof o->name)
+        return 0;
+    snprintf(o->name, sizeof o->name, "%.*s", (int)(ne - p - 2), p + 2);
+    const char *q = ne + 1;
+    o->nval = 0;
+    for (;;) {
+        while (*q == ' ')
+            q++;
+        if (*q == ')')
+            return (size_t)(q + 1 - p);
+        size_t n = strcspn(q, " ()");
+        if (!n || n >= sizeof o->val[0] || o->nval == 8)
+            return 0;
+        snprintf(o->val[o->nval++], sizeof o->val[0], "%.*s", (int)n, q);
+        q += n;
+    }
+}
+
+char *cf_cmp_seecanon(const char *line)
+{
+    size_t pre = zlib_prefix(line);
+    if (strncmp(line + pre, "(see ", 5) != 0)
+        return xstrdup(line);
+    size_t len = strlen(line);
+    char *out = malloc(len + 1);
+    if (!out) {
+        perror("malloc");
+        exit(1);
+    }
+    /* "(see T" is copied as it is */
+    const char *p = line + pre + 5;
+    p += strcspn(p, " )");
+    size_t o = (size_t)(p - line);
+    memcpy(out, line, o);
+    while (*p) {
+        seeobj_t ob;
+        size_t n = *p == ' ' ? see_object(p + 1, &ob) : 0;
+        if (!n) {
+            out[o++] = *p++;
+            continue;
+        }
+        p += 1 + n;
+        char kind = ob.name[0];
+        int player = kind == 'p' || (kind == 'P' && ob.name[1] == ' ');
+        int thing = strchr("fgbFGB", kind) && (ob.name[1] == ' ' || ob.name[1] == '\0'
+                                                || strncmp(ob.name, "flag", 4) == 0
+                                                || strncmp(ob.name, "goal", 4) == 0
+                                                || strncmp(ob.name, "ball", 4) == 0);
+        double d = ob.nval >= 2 ? atof(ob.val[0]) : -1;
+        int between = d >= 19.9 && d <= 40.1;
+        int keep = ob.nval;
+        if (player && (d >= 19.9 || ob.nval == 1)) {
+            /* the kind of object only: its first word */
+            ob.name[strcspn(ob.name, " ")] = '\0';
+            keep = ob.nval == 1 ? 1 : 2;
+        } else if (thing && between && ob.nval > 2) {
+            keep = 2;
+        }
+        o += (size_t)sprintf(out + o, " ((%s)", ob.name);
+        for (int i = 0; i < keep; i++)
+            o += (size_t)sprintf(out + o, " %s", ob.val[i]);
+        out[o++] = ')';
+    }
+    out[o] = '\0';
+    return out;
+}
+
 static void lines_add(cf_lines_t *l, char *text, int rec)
 {
     l->text = realloc(l->text, (size_t)(l->n + 1) * sizeof *l->text);
@@ -141,6 +221,12 @@ static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
             break;
         case CF_RULE_NOTIME: {
             char *n = cf_cmp_notime(t);
+            free(t);
+            t = n;
+            break;
+        }
+        case CF_RULE_SEECANON: {
+            char *n = cf_cmp_seecanon(t);
             free(t);
             t = n;
             break;

@@ -25,6 +25,11 @@ void cf_lines_free(cf_lines_t *l);
  * every number -> "#". Both return malloc'd strings. */
 char *cf_cmp_notime(const char *line);
 char *cf_cmp_shape(const char *line);
+/* A see message without what the reference leaves out at random: a flag, goal or ball
+ * seen 20-40 m away (its velocity far lengths) loses its distance and direction changes;
+ * a player 20 m or more away (unum and team far lengths), or any player in a low-quality
+ * see, keeps only the word p / player and its distance and direction. */
+char *cf_cmp_seecanon(const char *line);
 
 typedef struct cf_cmp_count {
     int diffs;           /* counted differences */

@@ -87,10 +87,6 @@ static char *substitute(const char *in, const var_t *vars, int nvars, int line,
             size_t n = 0;
             while (isalnum((unsigned char)s[n]) || s[n] == '_')
                 n++;
-            if (brace && s[n] != '}') {
-                seterr(err, errlen, line, "unterminated ${");
-                return NULL;
-            }
             const char *val = NULL;
             for (int i = nvars - 1; i >= 0; i--)
                 if (strlen(vars[i].name) == n && strncmp(vars[i].name, s, n) == 0) {
@@ -101,6 +97,29 @@ static char *substitute(const char *in, const var_t *vars, int nvars, int line,
                 seterr(err, errlen, line, "unknown variable $%.*s", (int)n, s);
                 return NULL;
             }
+            /* ${V*2+1}: integer arithmetic, left to right */
+            char num[24];
+            size_t e = n;
+            if (brace) {
+                long v = strtol(val, NULL, 10);
+                while (s[e] == '+' || s[e] == '-' || s[e] == '*') {
+                    char op = s[e++], *end;
+                    long x = strtol(s + e, &end, 10);
+                    if (end == s + e) {
+                        seterr(err, errlen, line, "number expected after '%c' in ${", op);
+                        return NULL;
+                    }
+                    e = (size_t)(end - s);
+                    v = op == '+' ? v + x : op == '-' ? v - x : v * x;
+                }
+                if (s[e] != '}') {
+                    seterr(err, errlen, line, "unterminated ${");
+                    return NULL;
+                }
+                snprintf(num, sizeof num, "%ld", v);
+                val = num;
+            }
+            n = e;
             size_t vl = strlen(val);
             if (o + vl >= sizeof out - 1) {
                 seterr(err, errlen, line, "line too long");
@@ -274,6 +293,7 @@ static const struct {
     { "drop", CF_RULE_DROP, 1 },     { "keep", CF_RULE_KEEP, 1 },
     { "notime", CF_RULE_NOTIME, 0 }, { "squash", CF_RULE_SQUASH, 0 },
     { "shape", CF_RULE_SHAPE, 1 },   { "timing", CF_RULE_TIMING, 0 },
+    { "seecanon", CF_RULE_SEECANON, 0 },
     { "ignore", CF_RULE_IGNORE, 0 },
 };
 

@@ -54,6 +54,7 @@ typedef enum cf_rule_kind {
     CF_RULE_NOTIME,    /* the cycle after the message's first word becomes "T" */
     CF_RULE_SQUASH,    /* consecutive equal messages count once */
     CF_RULE_SHAPE,     /* in messages matching re every number becomes "#" */
+    CF_RULE_SEECANON,  /* see messages without the parts the reference drops at random */
     CF_RULE_TIMING,    /* arrival phases compared instead of the bytes */
     CF_RULE_IGNORE     /* not compared */
 } cf_rule_kind_t;

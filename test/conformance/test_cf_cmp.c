@@ -34,6 +34,25 @@ Test(cf_cmp, shape)
     expect_str(cf_cmp_shape("x -.5 -7 .25"), "x -# # #");
 }
 
+Test(cf_cmp, seecanon)
+{
+    /* 20-40 m: flag and ball changes go; a player from 20 m keeps its distance and
+     * direction only; closer: everything */
+    expect_str(cf_cmp_seecanon("(see 3 ((f c) 10.5 -3 0 0) ((f t r 20) 23.1 -5 0 0) ((b) 30 2 0.1 0)"
+                               " ((p \"B\" 4) 24.5 0 0 0 0 0) ((p \"A\" 2 goalie) 12 1 0 0 10 0)"
+                               " ((f r b) 92.8 55) ((l r) 40 -80))"),
+               "(see 3 ((f c) 10.5 -3 0 0) ((f t r 20) 23.1 -5) ((b) 30 2)"
+               " ((p) 24.5 0) ((p \"A\" 2 goalie) 12 1 0 0 10 0)"
+               " ((f r b) 92.8 55) ((l r) 40 -80))");
+    /* low quality: players keep only the direction */
+    expect_str(cf_cmp_seecanon("(see 0 ((player B 4) 12) ((flag c) -3))"),
+               "(see 0 ((player) 12) ((flag c) -3))");
+    expect_str(cf_cmp_seecanon("(see 0 ((player B) 54.6 42) ((p) 60.3 40))"),
+               "(see 0 ((player) 54.6 42) ((p) 60.3 40))");
+    expect_str(cf_cmp_seecanon("(sense_body 3 (stamina 8000 1))"), "(sense_body 3 (stamina 8000 1))");
+    expect_str(cf_cmp_seecanon("[zlib] (see 1 ((P) 0.5 120))"), "[zlib] (see 1 ((P) 0.5 120))");
+}
+
 static void add(cf_stream_t *st, const char *text, int sent)
 {
     cf_stream_add(st, 1000, sent, 0, 0, text);

@@ -60,7 +60,7 @@ Test(cf_scn, loops_unroll_and_substitute)
                            "end\n"
                            "for V 1 3\n"
                            "  for K 1 2\n"
-                           "    send P$V (turn ${K}0)\n"
+                           "    send P$V (turn ${K}0 ${V*2-1})\n"
                            "  end\n"
                            "end\n"
                            "wait P2 \\)$\n",
@@ -68,7 +68,7 @@ Test(cf_scn, loops_unroll_and_substitute)
     cr_assert_eq(s.nclient, 3);
     cr_assert_str_eq(s.client[2].name, "P3");
     cr_assert_eq(s.nstep, 7);
-    cr_assert_str_eq(s.step[3].text, "(turn 20)");
+    cr_assert_str_eq(s.step[3].text, "(turn 20 3)");
     cr_assert_eq(s.step[3].client, 1);
     cr_assert_str_eq(s.step[6].text, "\\)$");
     cf_scn_free(&s);
@@ -105,6 +105,8 @@ Test(cf_scn, errors_name_the_line)
         { "for V 1 2\nclient P$V player\n", "line 1: for without end" },
         { "end\n", "line 1: end without for" },
         { "client P$X player\n", "line 1: unknown variable $X" },
+        { "for V 1 2\nclient P${V+} player\nend\n", "line 2: number expected after '+'" },
+        { "for V 1 2\nclient P${V player\nend\n", "line 2: unterminated ${" },
         { "stall 5 60\n", "line 1: stall COUNT MS GAP_MS" },
         { "client P player\nclient P coach\n", "line 2: client name 'P'" },
         { "frobnicate\n", "line 1: unknown statement 'frobnicate'" },

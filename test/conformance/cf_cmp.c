@@ -14,6 +14,7 @@
 #define MIN_POINTS   8       /* fewer arrivals of a kind in a window are not compared */
 #define STALL_TAIL   300000  /* µs after a stall that still count as "during the stall" */
 #define SHOW_CHARS   240     /* longer lines are shown as an excerpt */
+#define MOVE_GAP     4       /* a message this many lines away is "moved", not two differences */
 
 static char *xstrdup(const char *s)
 {
@@ -357,31 +358,60 @@ static void compare_lines(const cf_scn_t *s, const char *name, side_t *a, side_t
     int nh = cf_diff((const char *const *)a->l.text, a->l.n, (const char *const *)b->l.text,
                      b->l.n, &h);
     int shown = 0, hidden = 0;
+    const char *const *ta = (const char *const *)a->l.text, *const *tb = (const char *const *)b->l.text;
     for (int i = 0; i < nh; i++) {
-        int n = (h[i].a1 - h[i].a0) + (h[i].b1 - h[i].b0);
+        int move = cf_diff_is_move(h, nh, i, ta, tb, MOVE_GAP);
+        /* a move is one difference: the second hunk's lines are the same */
+        int last = move ? i + 1 : i;
+        int n = 0;
+        for (int j = i; j <= last; j++)
+            n += (h[j].a1 - h[j].a0) + (h[j].b1 - h[j].b0);
         const char **lines = malloc((size_t)n * sizeof *lines);
         int k = 0;
-        for (int j = h[i].a0; j < h[i].a1; j++)
-            lines[k++] = a->l.text[j];
-        for (int j = h[i].b0; j < h[i].b1; j++)
-            lines[k++] = b->l.text[j];
+        for (int j = i; j <= last; j++) {
+            for (int x = h[j].a0; x < h[j].a1; x++)
+                lines[k++] = ta[x];
+            for (int x = h[j].b0; x < h[j].b1; x++)
+                lines[k++] = tb[x];
+        }
         cf_dev_t *dev = devs ? cf_dev_match(devs, s->name, name, lines, n) : NULL;
         free(lines);
         if (dev) {
             count->devs++;
             fprintf(out, "  deviation (%s): %s #%d-%d / #%d-%d\n", dev->reason, name,
-                    h[i].a0 + 1, h[i].a1, h[i].b0 + 1, h[i].b1);
+                    h[i].a0 + 1, h[last].a1, h[i].b0 + 1, h[last].b1);
+            i = last;
             continue;
         }
         count->diffs++;
-        if (shown < max_show) {
+        if (shown >= max_show) {
+            hidden++;
+        } else if (move) {
+            shown++;
+            /* where the moved lines are in each run */
+            int pa = h[i].a1 > h[i].a0 ? h[i].a0 : h[i + 1].a0;
+            int pb = h[i].b1 > h[i].b0 ? h[i].b0 : h[i + 1].b0;
+            int nm = (h[i].a1 - h[i].a0) + (h[i].b1 - h[i].b0);
+            fprintf(out, "  -- %s: %d message%s in another place: #%d of %s, #%d of %s\n", name,
+                    nm, nm == 1 ? "" : "s", pa + 1, a->run->label, pb + 1, b->run->label);
+            const char *sent = sent_before(a, pa);
+            if (*sent)
+                fprintf(out, "     (%s's last message before: %.200s)\n", a->run->label, sent);
+            for (int x = 0; x < nm && x < 4; x++)
+                show_line(out, a->run->label, a, pa + x, NULL);
+            int ctx = pa < pb ? pa + nm : pb + nm;     /* what it moved across, in a */
+            int cend = h[i + 1].a0 > ctx ? h[i + 1].a0 : h[i].a1;
+            if (pa > pb)
+                ctx = h[i].a0, cend = h[i + 1].a0;
+            for (int x = ctx; x < cend && x < ctx + 3 && x < a->l.n; x++)
+                fprintf(out, "     (across #%d: %.160s)\n", x + 1, ta[x]);
+        } else {
             shown++;
             fprintf(out, "  -- %s: messages #%d-%d of %s, #%d-%d of %s\n", name, h[i].a0 + 1,
                     h[i].a1, a->run->label, h[i].b0 + 1, h[i].b1, b->run->label);
             show_hunk(out, &h[i], a, b);
-        } else {
-            hidden++;
         }
+        i = last;
     }
     if (hidden)
         fprintf(out, "  -- %s: %d more differences not shown (%d and %d messages in all)\n",

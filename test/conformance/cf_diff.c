@@ -137,3 +137,31 @@ int cf_diff(const char *const *a, int na, const char *const *b, int nb, cf_hunk_
     free(path);
     return n;
 }
+
+int cf_diff_is_move(const cf_hunk_t *h, int nh, int i, const char *const *a,
+                    const char *const *b, int max_gap)
+{
+    if (i + 1 >= nh)
+        return 0;
+    const cf_hunk_t *x = &h[i], *y = &h[i + 1];
+    int na = x->a1 - x->a0, nb = x->b1 - x->b0, ma = y->a1 - y->a0, mb = y->b1 - y->b0;
+    const char *const *p, *const *q;
+    int n;
+    if (na > 0 && nb == 0 && ma == 0 && mb == na) {        /* a's lines come later in b */
+        p = a + x->a0;
+        q = b + y->b0;
+        n = na;
+    } else if (nb > 0 && na == 0 && mb == 0 && ma == nb) { /* b's lines come later in a */
+        p = b + x->b0;
+        q = a + y->a0;
+        n = nb;
+    } else {
+        return 0;
+    }
+    if (y->a0 - x->a1 > max_gap)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (strcmp(p[k], q[k]) != 0)
+            return 0;
+    return 1;
+}

@@ -14,4 +14,10 @@ typedef struct cf_hunk {
 /* Hunks of a against b in order (*out malloc'd, NULL if none); returns their count. */
 int cf_diff(const char *const *a, int na, const char *const *b, int nb, cf_hunk_t **out);
 
+/* 1 if hunks h[i] and h[i+1] are one move: the first only removes lines from one
+ * sequence, the second only adds the same lines to it at most max_gap lines later (a
+ * message that arrives a little earlier or later in one of them). */
+int cf_diff_is_move(const cf_hunk_t *h, int nh, int i, const char *const *a,
+                    const char *const *b, int max_gap);
+
 #endif

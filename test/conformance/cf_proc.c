@@ -1,6 +1,8 @@
 /* cf_proc.c -- start, stall and stop the server under test as its own process group
  * (cf_proc.h). Called by cf_run.c. */
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -123,17 +125,69 @@ int cf_proc_wait_ready(cf_proc_t *p, int port, int timeout_ms)
     return -1;
 }
 
+/* parent of pid from /proc/PID/stat, -1 if gone */
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *e = strrchr(buf, ')');      /* the command name may hold anything */
+    int ppid;
+    if (!e || sscanf(e + 1, " %*c %d", &ppid) != 1)
+        return -1;
+    return (pid_t)ppid;
+}
+
+int cf_proc_tree(pid_t root, pid_t *out, int max)
+{
+    int n = 0;
+    if (root <= 0 || max < 1)
+        return 0;
+    out[n++] = root;
+    pid_t all[4096], par[4096];
+    int na = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return n;
+    struct dirent *e;
+    while ((e = readdir(d)) && na < 4096)
+        if (isdigit((unsigned char)e->d_name[0])) {
+            all[na] = (pid_t)atoi(e->d_name);
+            par[na] = parent_of(all[na]);
+            na++;
+        }
+    closedir(d);
+    /* breadth first: children of the pids found so far */
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < na && n < max; k++)
+            if (par[k] == out[i])
+                out[n++] = all[k];
+    return n;
+}
+
 void cf_proc_stall(cf_proc_t *p, int ms)
 {
     if (p->pid <= 0)
         return;
-    kill(-p->pid, SIGSTOP);
+    pid_t t[64];
+    int n = cf_proc_tree(p->pid, t, 64);
+    for (int i = 0; i < n; i++)
+        kill(t[i], SIGSTOP);
     cf_sleep_us((long long)ms * 1000);
-    kill(-p->pid, SIGCONT);
+    for (int i = 0; i < n; i++)
+        kill(t[i], SIGCONT);
 }
 
 int cf_proc_stop(cf_proc_t *p, int timeout_ms)
 {
+    /* the tree is taken first: once the leader is gone its children have another parent */
+    pid_t t[64];
+    int n = p->pid > 0 ? cf_proc_tree(p->pid, t, 64) : 0;
     if (p->pid > 0 && cf_proc_alive(p)) {
         kill(p->pid, SIGINT);
         long long end = cf_now_us() + (long long)timeout_ms * 1000;
@@ -147,13 +201,14 @@ int cf_proc_stop(cf_proc_t *p, int timeout_ms)
             p->pid = -p->pid;
         }
     }
-    /* the group's other processes (gateways) leave with the leader; wait a little
-     * for them, then kill what is left */
-    pid_t g = p->pid < 0 ? -p->pid : p->pid;
+    /* the other processes (gateways, in groups of their own) leave with the leader; wait
+     * a little for them, then kill what is left */
     long long end = cf_now_us() + 3000000;
-    while (g > 0 && kill(-g, 0) == 0 && cf_now_us() < end)
-        cf_sleep_us(10000);
-    if (g > 0 && kill(-g, 0) == 0)
-        kill(-g, SIGKILL);
+    for (int i = 1; i < n; i++) {
+        while (kill(t[i], 0) == 0 && cf_now_us() < end)
+            cf_sleep_us(10000);
+        if (kill(t[i], 0) == 0)
+            kill(t[i], SIGKILL);
+    }
     return p->status;
 }

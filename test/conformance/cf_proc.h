@@ -1,7 +1,7 @@
 /* cf_proc.h -- the server under test as a process group: started with free ports in a
  * private directory (HOME and RCSS_CONF_DIR there, so no user configuration is read),
  * stdout and stderr into files, stopped whole for a stall, stopped at the end. Only
- * this group is ever signalled. */
+ * this process, its group and its descendants are ever signalled. */
 #ifndef RCSS_CF_PROC_H
 #define RCSS_CF_PROC_H
 
@@ -23,12 +23,16 @@ int  cf_proc_start(cf_proc_t *p, char *const *argv, const char *dir, char *err, 
 /* Wait until ports port..port+2 are taken (the server listens) or timeout_ms passes
  * or the server exits: 0 ready, -1 not. */
 int  cf_proc_wait_ready(cf_proc_t *p, int port, int timeout_ms);
-/* SIGSTOP to the whole group, ms later SIGCONT. */
+/* The server's processes: root first, then its descendants (from /proc), at most max.
+ * Its gateways may run in process groups of their own, so the tree, not the group, is
+ * what a stall stops. Returns the count. */
+int  cf_proc_tree(pid_t root, pid_t *out, int max);
+/* SIGSTOP to the server and every descendant, ms later SIGCONT. */
 void cf_proc_stall(cf_proc_t *p, int ms);
 /* 1 while the leader runs (reaps it otherwise). */
 int  cf_proc_alive(cf_proc_t *p);
-/* SIGINT to the leader, up to timeout_ms for it to exit, then SIGKILL to the group;
- * any process left in the group is killed. Returns the exit status (128+signal). */
+/* SIGINT to the leader, up to timeout_ms for it to exit, then SIGKILL to its group; any
+ * of its descendants left 3 s later is killed. Returns the exit status (128+signal). */
 int  cf_proc_stop(cf_proc_t *p, int timeout_ms);
 
 /* CLOCK_MONOTONIC in µs. */

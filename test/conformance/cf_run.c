@@ -32,6 +32,7 @@ typedef struct client {
     int fd;              /* -1 once closed */
     int port;            /* where it sends: its kind's port, then the last reply's */
     int replied;         /* got anything from the server */
+    int joined;          /* got an (init ...) or (reconnect ...) reply */
     int think;           /* a (think) arrived since the client's last (done) */
     int thinks;          /* (think)s so far */
     int sync;            /* in the lock-step set */
@@ -256,6 +257,8 @@ static void receive(runner_t *r, int c)
         const unsigned char *z = try_inflate(r, r->buf, (size_t)n, &zl);
         char *text = z ? cf_printable(z, zl) : cf_printable(r->buf, (size_t)n);
         cf_stream_add(&r->run->st[c], t, 0, z != NULL, 0, text);
+        if (strncmp(text, "(init ", 6) == 0 || strncmp(text, "(reconnect ", 11) == 0)
+            cl->joined = 1;
         if (strcmp(text, "(think)") == 0) {
             cl->think = 1;
             cl->thinks++;
@@ -325,12 +328,13 @@ static void do_wait(runner_t *r, const cf_step_t *st)
     regfree(&w.re);
 }
 
-/* lock-step members: sync clients whose socket is open and that got an answer; with
- * active only those that have had a (think) already */
+/* lock-step members: sync clients whose socket is open and that joined (an init or
+ * reconnect reply, not an error); with active only those that have had a (think) */
 static int member(const runner_t *r, int i, int active)
 {
     const client_t *cl = &r->cl[i];
-    return cl->sync && cl->fd >= 0 && cl->replied && (!active || cl->thinks > 0);
+    return cl->sync && cl->fd >= 0 && (cl->joined || cl->thinks > 0)
+           && (!active || cl->thinks > 0);
 }
 
 static int all_think(runner_t *r, void *arg)

@@ -114,3 +114,21 @@ Test(cf_diff, hunks_rebuild_the_other_side)
         free(h);
     }
 }
+
+Test(cf_diff, a_message_in_another_place_is_a_move)
+{
+    const char *a[] = { "sb 1", "think", "see 1", "sb 2", "think" };
+    const char *b[] = { "sb 1", "see 1", "think", "sb 2", "think" };
+    cf_hunk_t *h;
+    int n = diff(a, 5, b, 5, &h);
+    cr_assert_eq(n, 2);
+    cr_assert(cf_diff_is_move(h, n, 0, a, b, 4));
+    cr_assert_not(cf_diff_is_move(h, n, 1, a, b, 4));
+    cr_assert_not(cf_diff_is_move(h, n, 0, a, b, 0));   /* one line apart */
+    free(h);
+    const char *c[] = { "sb 1", "think", "see 2", "sb 2", "think" };
+    n = diff(c, 5, b, 5, &h);
+    for (int i = 0; i < n; i++)
+        cr_assert_not(cf_diff_is_move(h, n, i, c, b, 4));   /* see 2 is not see 1 */
+    free(h);
+}

@@ -65,56 +65,47 @@ double cf_clust_in_place(const double *v, int n, const cf_cluster_t *c, int nc, 
     return (double)in / n;
 }
 
-/* the cluster of c nearest to x within tol, -1 if none */
-static int nearest(const cf_cluster_t *c, int nc, double x, double tol)
+/* share of v[0..n) within tol of x */
+static double share_near(const double *v, int n, double x, double tol)
 {
-    int best = -1;
-    for (int k = 0; k < nc; k++)
-        if (fabs(c[k].centre - x) <= tol
-            && (best < 0 || fabs(c[k].centre - x) < fabs(c[best].centre - x)))
-            best = k;
-    return best;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (fabs(v[i] - x) <= tol)
+            k++;
+    return n ? (double)k / n : 0;
 }
 
-static int one_way(const cf_cluster_t *a, int na, const cf_cluster_t *b, int nb, double tol,
-                   double min_share, double share_tol, const char *an, const char *bn,
-                   char *why, size_t whylen)
+static int one_way(const double *va, int na, const cf_cluster_t *ca, int nca, const double *vb,
+                   int nb, double tol, double min_share, double share_tol, const char *an,
+                   const char *bn, char *why, size_t whylen)
 {
-    for (int i = 0; i < na; i++) {
-        if (a[i].share < min_share)
+    for (int i = 0; i < nca; i++) {
+        if (ca[i].share < min_share)
             continue;
-        int k = nearest(b, nb, a[i].centre, tol);
-        if (k < 0) {
+        double sa = share_near(va, na, ca[i].centre, tol);
+        double sb = share_near(vb, nb, ca[i].centre, tol);
+        if (sb == 0) {
             if (why)
-                snprintf(why, whylen, "phase %.1f ms (%.0f%%) of %s not in %s", a[i].centre,
-                         100 * a[i].share, an, bn);
+                snprintf(why, whylen, "phase %.1f ms (%.0f%%) of %s not in %s", ca[i].centre,
+                         100 * ca[i].share, an, bn);
             return 1;
         }
-        /* several clusters of b near one of a: compare with their summed share */
-        double sb = 0;
-        for (int j = 0; j < nb; j++)
-            if (fabs(b[j].centre - a[i].centre) <= tol)
-                sb += b[j].share;
-        double sa = 0;
-        for (int j = 0; j < na; j++)
-            if (fabs(a[j].centre - b[k].centre) <= tol)
-                sa += a[j].share;
         if (fabs(sa - sb) > share_tol) {
             if (why)
-                snprintf(why, whylen, "phase %.1f ms: %.0f%% in %s, %.0f%% in %s", a[i].centre,
-                         100 * sa, an, 100 * sb, bn);
+                snprintf(why, whylen, "within %.0f ms of %.1f ms: %.0f%% in %s, %.0f%% in %s", tol,
+                         ca[i].centre, 100 * sa, an, 100 * sb, bn);
             return 1;
         }
     }
     return 0;
 }
 
-int cf_clust_differ(const cf_cluster_t *a, int na, const cf_cluster_t *b, int nb, double tol,
-                    double min_share, double share_tol, const char *an, const char *bn,
-                    char *why, size_t whylen)
+int cf_clust_differ(const double *va, int na, const cf_cluster_t *ca, int nca, const double *vb,
+                    int nb, const cf_cluster_t *cb, int ncb, double tol, double min_share,
+                    double share_tol, const char *an, const char *bn, char *why, size_t whylen)
 {
-    return one_way(a, na, b, nb, tol, min_share, share_tol, an, bn, why, whylen)
-           || one_way(b, nb, a, na, tol, min_share, share_tol, bn, an, why, whylen);
+    return one_way(va, na, ca, nca, vb, nb, tol, min_share, share_tol, an, bn, why, whylen)
+           || one_way(vb, nb, cb, ncb, va, na, tol, min_share, share_tol, bn, an, why, whylen);
 }
 
 void cf_clust_format(const cf_cluster_t *c, int nc, double min_share, char *out, size_t len)

@@ -28,12 +28,14 @@ int cf_clust(const double *v, int n, double join, cf_cluster_t *out, int max);
 double cf_clust_in_place(const double *v, int n, const cf_cluster_t *c, int nc, double tol,
                          double min_share);
 
-/* 1 if the significant clusters (share >= min_share) of a and b do not pair up: every
- * one needs a cluster on the other side within tol whose share is within share_tol.
- * why (optional) gets the first mismatch in words, naming the sides an and bn. */
-int cf_clust_differ(const cf_cluster_t *a, int na, const cf_cluster_t *b, int nb, double tol,
-                    double min_share, double share_tol, const char *an, const char *bn,
-                    char *why, size_t whylen);
+/* 1 if the runs' phases differ: around the centre of every significant cluster (share >=
+ * min_share) of either run, the shares of both runs' points within tol must exist and
+ * differ by at most share_tol (points, not clusters, so a phase split in two in one run
+ * still matches). why (optional) gets the first mismatch in words, naming the runs an and
+ * bn. */
+int cf_clust_differ(const double *va, int na, const cf_cluster_t *ca, int nca, const double *vb,
+                    int nb, const cf_cluster_t *cb, int ncb, double tol, double min_share,
+                    double share_tol, const char *an, const char *bn, char *why, size_t whylen);
 
 /* "0.1 ms 48% (31), 52.0 ms 52% (33)": the significant clusters. */
 void cf_clust_format(const cf_cluster_t *c, int nc, double min_share, char *out, size_t len);

@@ -167,6 +167,12 @@ char *cf_cmp_seecanon(const char *line)
             keep = ob.nval == 1 ? 1 : 2;
         } else if (thing && between && ob.nval > 2) {
             keep = 2;
+        } else if (player && ob.nval >= 7 && (isdigit((unsigned char)ob.val[6][0])
+                                              || ob.val[6][0] == '-')) {
+            /* a close player's arm direction carries noise */
+            for (int i = 6; i + 1 < ob.nval; i++)
+                memcpy(ob.val[i], ob.val[i + 1], sizeof ob.val[i]);
+            keep = --ob.nval;
         }
         o += (size_t)sprintf(out + o, " ((%s)", ob.name);
         for (int i = 0; i < keep; i++)
@@ -198,6 +204,25 @@ void cf_lines_free(cf_lines_t *l)
     memset(l, 0, sizeof *l);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* every maximal run of consecutive lines matching re sorted (the records they came from
+ * keep their places) */
+static void sort_runs(cf_lines_t *l, regex_t *re)
+{
+    for (int i = 0; i < l->n; ) {
+        int j = i;
+        while (j < l->n && regexec(re, l->text[j], 0, NULL, 0) == 0)
+            j++;
+        if (j - i > 1)
+            qsort(l->text + i, (size_t)(j - i), sizeof *l->text, str_cmp);
+        i = j > i ? j : i + 1;
+    }
+}
+
 static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
 {
     regex_t re;
@@ -224,6 +249,18 @@ static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
             char *n = cf_cmp_notime(t);
             free(t);
             t = n;
+            break;
+        }
+        case CF_RULE_CUT: {
+            /* the first n bytes (an escape \xHH is one byte) */
+            if (m) {
+                size_t b = 0, i = 0;
+                while (t[i] && b < (size_t)r->n) {
+                    i += t[i] == '\\' && t[i + 1] == 'x' && t[i + 2] && t[i + 3] ? 4 : 1;
+                    b++;
+                }
+                t[i] = '\0';
+            }
             break;
         }
         case CF_RULE_SEECANON: {
@@ -253,6 +290,8 @@ static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
     free(l->text);
     free(l->rec);
     *l = out;
+    if (r->kind == CF_RULE_SORTRUN)
+        sort_runs(l, &re);
     if (r->re)
         regfree(&re);
 }
@@ -563,9 +602,9 @@ static void compare_timing(const cf_scn_t *s, const char *name, const side_t *a,
                          "in %s, %.0f%% in %s", CF_CLUST_TOL_MS, 100 * ia, a->run->label,
                          100 * ib, b->run->label);
             } else {
-                differ = cf_clust_differ(ca, nca, cb, ncb, CF_CLUST_TOL_MS, CF_CLUST_MIN_SHARE,
-                                         CF_CLUST_SHARE_TOL, a->run->label, b->run->label,
-                                         why, sizeof why);
+                differ = cf_clust_differ(va, xa, ca, nca, vb, xb, cb, ncb, CF_CLUST_TOL_MS,
+                                         CF_CLUST_MIN_SHARE, CF_CLUST_SHARE_TOL, a->run->label,
+                                         b->run->label, why, sizeof why);
                 if (!differ)
                     snprintf(why, sizeof why, "same phases");
             }

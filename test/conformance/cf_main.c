@@ -20,6 +20,7 @@
 typedef struct opts {
     const char *ours, *ref, *dir, *devfile, *keep, *only;
     int         verbose, max_show;
+    int         ref_twice;      /* the reference against itself (what is random in it) */
 } opts_t;
 
 static void usage(void)
@@ -35,6 +36,8 @@ static void usage(void)
             "  --only LIST        run only these scenarios (comma-separated names)\n"
             "  --keep DIR         keep each run's transcripts, logs and output under DIR\n"
             "  --show N           differences shown in full per stream (default 4)\n"
+            "  --ref-twice        run the reference twice instead (what differs between two of\n"
+            "                     its runs is what the scenarios must not depend on)\n"
             "  -v                 progress and every timing comparison\n");
 }
 
@@ -47,6 +50,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-v") == 0) {
             o->verbose = 1;
+            continue;
+        }
+        if (strcmp(a, "--ref-twice") == 0) {
+            o->ref_twice = 1;
             continue;
         }
         if (!v)
@@ -69,6 +76,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
             return -1;
         i++;
     }
+    if (o->ref_twice && !o->ref)
+        return -1;
+    if (o->ref_twice && !o->ours)
+        o->ours = o->ref;
     return o->ours ? 0 : -1;
 }
 
@@ -160,8 +171,10 @@ int main(int argc, char **argv)
         return 2;
     }
     cf_server_t a = { .exe = o.ours, .is_ref = 0, .label = o.ref ? "ours" : "run1" };
+    if (o.ref_twice)
+        a = (cf_server_t){ .exe = o.ref, .is_ref = 1, .label = "ref1" };
     cf_server_t b = { .exe = o.ref ? o.ref : o.ours, .is_ref = o.ref != NULL,
-                      .label = o.ref ? "ref" : "run2" };
+                      .label = o.ref_twice ? "ref2" : o.ref ? "ref" : "run2" };
     printf("conformance: %s (%s) against %s (%s)\n", a.exe, a.label, b.exe, b.label);
     int nscn = 0, bad = 0;
     cf_cmp_count_t total = { 0 };

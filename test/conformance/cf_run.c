@@ -64,7 +64,7 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-char *cf_printable(const unsigned char *data, size_t len)
+char *cf_printable(const unsigned char *data, size_t len, int keep_tab)
 {
     while (len && data[len - 1] == '\0')
         len--;
@@ -73,7 +73,7 @@ char *cf_printable(const unsigned char *data, size_t len)
     char *out = xrealloc(NULL, len * 4 + 1), *o = out;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = data[i];
-        if ((c < 0x20 && c != '\t') || c >= 0x7f)
+        if ((c < 0x20 && !(keep_tab && c == '\t')) || c >= 0x7f)
             o += sprintf(o, "\\x%02x", c);
         else
             *o++ = (char)c;
@@ -255,7 +255,7 @@ static void receive(runner_t *r, int c)
         int64_t t = arrival_us(r, &mh);
         size_t zl;
         const unsigned char *z = try_inflate(r, r->buf, (size_t)n, &zl);
-        char *text = z ? cf_printable(z, zl) : cf_printable(r->buf, (size_t)n);
+        char *text = z ? cf_printable(z, zl, 0) : cf_printable(r->buf, (size_t)n, 0);
         cf_stream_add(&r->run->st[c], t, 0, z != NULL, 0, text);
         if (strncmp(text, "(init ", 6) == 0 || strncmp(text, "(reconnect ", 11) == 0)
             cl->joined = 1;
@@ -440,7 +440,7 @@ static void add_file_lines(cf_run_t *run, const char *stream, const char *path)
         if (len + 1 >= cap)
             line = xrealloc(line, cap *= 2);
         if (ch == '\n') {
-            char *t = cf_printable(line, len);
+            char *t = cf_printable(line, len, 1);
             cf_stream_add(st, 0, 0, 0, 0, t);
             free(t);
             len = 0;
@@ -449,7 +449,7 @@ static void add_file_lines(cf_run_t *run, const char *stream, const char *path)
         }
     }
     if (len) {
-        char *t = cf_printable(line, len);
+        char *t = cf_printable(line, len, 1);
         cf_stream_add(st, 0, 0, 0, 0, t);
         free(t);
     }
@@ -481,11 +481,12 @@ static void collect_files(runner_t *r)
             names[n++] = strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, name_cmp);
-    cf_stream_t *lf = cf_run_stream_add(r->run, "logfiles");
+    cf_run_stream_add(r->run, "logfiles");
     int count[3] = { 0 };
     static const char *const ext[3] = { "rcg", "rcl", "kwy" };
     for (int i = 0; i < n; i++) {
-        cf_stream_add(lf, 0, 0, 0, 0, names[i]);
+        /* looked up each time: adding a stream may move the others */
+        cf_stream_add(cf_run_stream(r->run, "logfiles"), 0, 0, 0, 0, names[i]);
         const char *dot = strrchr(names[i], '.');
         for (int k = 0; k < 3; k++)
             if (dot && strcmp(dot + 1, ext[k]) == 0) {
@@ -570,7 +571,7 @@ int cf_run_scenario(const cf_scn_t *s, const cf_server_t *srv, cf_run_t *run, in
     mkdir(path, 0755);
     for (int i = 0; i < s->nclient; i++)
         cf_run_stream_add(run, s->client[i].name);
-    cf_stream_t *exit_st = cf_run_stream_add(run, "exit");
+    cf_run_stream_add(run, "exit");
 
     int started = -1;
     for (int attempt = 0; attempt < 3 && started < 0; attempt++) {
@@ -623,7 +624,7 @@ int cf_run_scenario(const cf_scn_t *s, const cf_server_t *srv, cf_run_t *run, in
     char line[80];
     snprintf(line, sizeof line, alive ? "exit status %d (stopped by SIGINT)"
                                       : "exit status %d (exited before the end)", status);
-    cf_stream_add(exit_st, cf_now_us() - r.t0, 0, 0, 0, line);
+    cf_stream_add(cf_run_stream(run, "exit"), cf_now_us() - r.t0, 0, 0, 0, line);
     for (int i = 0; i < s->nclient; i++)
         if (r.cl[i].fd >= 0)
             close(r.cl[i].fd);

@@ -56,9 +56,10 @@ cf_stream_t *cf_run_stream(const cf_run_t *run, const char *name);
 cf_stream_t *cf_run_stream_add(cf_run_t *run, const char *name);
 /* Append a record (text copied). */
 void cf_stream_add(cf_stream_t *st, int64_t t_us, int sent, int zlib, int note, const char *text);
-/* Printable form of a datagram: trailing NULs and one trailing newline cut, bytes below
- * 0x20 (but tab) and from 0x7f as \xHH. Returns a malloc'd string. */
-char *cf_printable(const unsigned char *data, size_t len);
+/* Printable form of a datagram or a file line: trailing NULs and one trailing newline
+ * cut, bytes below 0x20 and from 0x7f as \xHH (keep_tab: a tab stays, as in the text
+ * log's lines). Returns a malloc'd string. */
+char *cf_printable(const unsigned char *data, size_t len, int keep_tab);
 /* Write every stream as text files DIR/LABEL.STREAM.txt ("+T.TTTTTT <text>", "> " for
  * sent). 0 or -1. */
 int  cf_run_dump(const cf_run_t *run, const char *dir);

@@ -293,7 +293,8 @@ static const struct {
     { "drop", CF_RULE_DROP, 1 },     { "keep", CF_RULE_KEEP, 1 },
     { "notime", CF_RULE_NOTIME, 0 }, { "squash", CF_RULE_SQUASH, 0 },
     { "shape", CF_RULE_SHAPE, 1 },   { "timing", CF_RULE_TIMING, 0 },
-    { "seecanon", CF_RULE_SEECANON, 0 },
+    { "seecanon", CF_RULE_SEECANON, 0 }, { "sortrun", CF_RULE_SORTRUN, 1 },
+    { "cut", CF_RULE_CUT, 1 },
     { "ignore", CF_RULE_IGNORE, 0 },
 };
 
@@ -304,6 +305,14 @@ static int parse_rule(cf_scn_t *s, int k, const char *rest, int line, char *err,
     if (!word(&p, stream, sizeof stream) || strlen(stream) >= CF_NAME_LEN) {
         seterr(err, errlen, line, "%s: stream name expected", rule_words[k].word);
         return -1;
+    }
+    int n = 0;
+    if (rule_words[k].kind == CF_RULE_CUT) {
+        char w[32];
+        if (!word(&p, w, sizeof w) || parse_int(w, &n) < 0 || n < 1) {
+            seterr(err, errlen, line, "cut STREAM BYTES PATTERN");
+            return -1;
+        }
     }
     if (rule_words[k].has_re && !*p) {
         seterr(err, errlen, line, "%s: pattern expected", rule_words[k].word);
@@ -322,6 +331,7 @@ static int parse_rule(cf_scn_t *s, int k, const char *rest, int line, char *err,
     r->line = line;
     snprintf(r->stream, sizeof r->stream, "%s", stream);
     r->re = rule_words[k].has_re ? xstrdup(p) : NULL;
+    r->n = n;
     return 0;
 }
 

@@ -55,6 +55,8 @@ typedef enum cf_rule_kind {
     CF_RULE_SQUASH,    /* consecutive equal messages count once */
     CF_RULE_SHAPE,     /* in messages matching re every number becomes "#" */
     CF_RULE_SEECANON,  /* see messages without the parts the reference drops at random */
+    CF_RULE_SORTRUN,   /* each run of consecutive messages matching re is sorted */
+    CF_RULE_CUT,       /* messages matching re are cut to their first n bytes */
     CF_RULE_TIMING,    /* arrival phases compared instead of the bytes */
     CF_RULE_IGNORE     /* not compared */
 } cf_rule_kind_t;
@@ -62,7 +64,8 @@ typedef enum cf_rule_kind {
 typedef struct cf_rule {
     cf_rule_kind_t kind;
     char           stream[CF_NAME_LEN];
-    char          *re;     /* DROP, KEEP, SHAPE (owned) */
+    char          *re;     /* DROP, KEEP, SHAPE, SORTRUN, CUT (owned) */
+    int            n;      /* CUT: bytes kept */
     int            line;
 } cf_rule_t;
 

@@ -50,6 +50,9 @@ Test(cf_cmp, seecanon)
     expect_str(cf_cmp_seecanon("(see 0 ((player B) 54.6 42) ((p) 60.3 40))"),
                "(see 0 ((player) 54.6 42) ((p) 60.3 40))");
     expect_str(cf_cmp_seecanon("(sense_body 3 (stamina 8000 1))"), "(sense_body 3 (stamina 8000 1))");
+    /* a close player's arm direction (noisy) goes, its tackle flag stays */
+    expect_str(cf_cmp_seecanon("(see 2 ((p \"A\" 5) 12.2 0 0 0 90 0 18 t))"),
+               "(see 2 ((p \"A\" 5) 12.2 0 0 0 90 0 t))");
     expect_str(cf_cmp_seecanon("[zlib] (see 1 ((P) 0.5 120))"), "[zlib] (see 1 ((P) 0.5 120))");
 }
 
@@ -102,6 +105,38 @@ Test(cf_cmp, keep_and_zlib_mark)
     cf_cmp_filter(&s, &st, &l);
     cr_assert_eq(l.n, 1);
     cr_assert_str_eq(l.text[0], "[zlib] (ok compression 1)");
+    cf_lines_free(&l);
+    for (int i = 0; i < st.n; i++)
+        free(st.rec[i].text);
+    free(st.rec);
+    cf_scn_free(&s);
+}
+
+Test(cf_cmp, sortrun_and_cut)
+{
+    cf_scn_t s;
+    char err[CF_ERR_LEN];
+    cr_assert_eq(cf_scn_parse(&s, "t",
+                              "client M monitor\n"
+                              "sortrun M ^\\(clang\n"
+                              "cut M 3 ^\\\\x00\n",
+                              err, sizeof err), 0, "%s", err);
+    cf_stream_t st = { .name = "M" };
+    add(&st, "(clang b)", 0);
+    add(&st, "(clang a)", 0);
+    add(&st, "(x)", 0);
+    add(&st, "(clang d)", 0);
+    add(&st, "(clang c)", 0);
+    add(&st, "\\x00\\x07ab\\x99", 0);
+    cf_lines_t l;
+    cf_cmp_filter(&s, &st, &l);
+    cr_assert_eq(l.n, 6);
+    cr_assert_str_eq(l.text[0], "(clang a)");
+    cr_assert_str_eq(l.text[1], "(clang b)");
+    cr_assert_str_eq(l.text[2], "(x)");
+    cr_assert_str_eq(l.text[3], "(clang c)");
+    cr_assert_str_eq(l.text[4], "(clang d)");
+    cr_assert_str_eq(l.text[5], "\\x00\\x07a");
     cf_lines_free(&l);
     for (int i = 0; i < st.n; i++)
         free(st.rec[i].text);

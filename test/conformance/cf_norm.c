@@ -33,6 +33,8 @@ char *cf_norm_line(const cf_norm_ctx_t *c, const char *in)
         exit(1);
     }
     static const char seed[] = "Simulator Random Seed: ";
+    static const char pid[] = "pid=";
+    static const char start[] = "(start_time ";
     const char *p = in;
     while (*p) {
         const char *rep = NULL;
@@ -44,6 +46,17 @@ char *cf_norm_line(const cf_norm_ctx_t *c, const char *in)
         } else if (strncmp(p, seed, sizeof seed - 1) == 0 && isdigit((unsigned char)p[sizeof seed - 1])) {
             rep = "Simulator Random Seed: <seed>";
             skip = sizeof seed - 1;
+            while (isdigit((unsigned char)p[skip]))
+                skip++;
+        } else if (strncmp(p, pid, sizeof pid - 1) == 0 && isdigit((unsigned char)p[sizeof pid - 1])) {
+            rep = "pid=<pid>";
+            skip = sizeof pid - 1;
+            while (isdigit((unsigned char)p[skip]))
+                skip++;
+        } else if (strncmp(p, start, sizeof start - 1) == 0
+                   && isdigit((unsigned char)p[sizeof start - 1])) {
+            rep = "(start_time <time>";
+            skip = sizeof start - 1;
             while (isdigit((unsigned char)p[skip]))
                 skip++;
         } else if (isdigit((unsigned char)*p) && (p == in || (!isdigit((unsigned char)p[-1])

@@ -1,6 +1,6 @@
 /* cf_norm.h -- the one place where what legitimately differs from run to run is made
- * equal before comparing: the run's directory, its ports, dates and the simulator's
- * random seed. Pure. */
+ * equal before comparing: the run's directory, its ports, dates, process ids, start
+ * times and the simulator's random seed. Pure. */
 #ifndef RCSS_CF_NORM_H
 #define RCSS_CF_NORM_H
 
@@ -14,7 +14,9 @@ typedef struct cf_norm_ctx {
  *   port, port+1, port+2     -> <port>, <port+1>, <port+2>   (as whole numbers)
  *   YYYYMMDDhhmmss           -> <date>                       (14 digits, log names)
  *   YYYY-MM-DD hh:mm:ss      -> <date>                       (stdout's result block)
- *   Simulator Random Seed: N -> Simulator Random Seed: <seed> */
+ *   Simulator Random Seed: N -> Simulator Random Seed: <seed>
+ *   pid=N                    -> pid=<pid>                    (a ready line)
+ *   (start_time N)           -> (start_time <time>)          (a game log's first message) */
 char *cf_norm_line(const cf_norm_ctx_t *c, const char *in);
 
 #endif

@@ -155,6 +155,9 @@ Test(cf_norm, run_specifics)
     expect_str(cf_norm_line(&c, "\t2026-11-29 00:51:06"), "\t<date>");
     expect_str(cf_norm_line(&c, "Simulator Random Seed: 1795913466"),
                "Simulator Random Seed: <seed>");
+    expect_str(cf_norm_line(&c, "READY port=31000 pid=4242"), "READY port=<port> pid=<pid>");
+    expect_str(cf_norm_line(&c, "(msg 0 2 \"(x (random_seed 1) (start_time 1795915248))\")"),
+               "(msg 0 2 \"(x (random_seed 1) (start_time <time>))\")");
     /* not ports: part of a longer number or a decimal */
     expect_str(cf_norm_line(&c, "310001 31000.5 1.31000 x31000"), "310001 31000.5 1.31000 x<port>");
 }

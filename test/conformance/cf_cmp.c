@@ -13,7 +13,8 @@
 
 #define MIN_POINTS   8       /* fewer arrivals of a kind in a window are not compared */
 #define STALL_TAIL   300000  /* µs after a stall that still count as "during the stall" */
-#define SHOW_CHARS   240     /* longer lines are shown as an excerpt */
+#define SHOW_CHARS   240     /* longer lines are shown as an excerpt ... */
+int cf_cmp_full_lines;        /* ... unless this is set (--full) */
 #define MOVE_GAP     4       /* a message this many lines away is "moved", not two differences */
 
 static char *xstrdup(const char *s)
@@ -44,6 +45,10 @@ char *cf_cmp_notime(const char *line)
         w++;
     if (w == p + 1 || out[w] != ' ')
         return out;
+    /* a trainer's or coach's referee hear has the cycle after "referee" */
+    if (w - p - 1 == 4 && strncmp(out + p + 1, "hear", 4) == 0
+        && strncmp(out + w + 1, "referee ", 8) == 0)
+        w += 8;
     size_t d = w + 1, e = d;
     if (out[e] == '-')
         e++;
@@ -337,7 +342,7 @@ static void show_line(FILE *out, const char *label, const side_t *sd, int i, con
     if (rec >= 0 && sd->st->rec[rec].t_us)
         snprintf(when, sizeof when, " +%.3fs", (double)sd->st->rec[rec].t_us / 1e6);
     size_t len = strlen(t);
-    if (len <= SHOW_CHARS) {
+    if (len <= SHOW_CHARS || cf_cmp_full_lines) {
         fprintf(out, "     %-5s #%d%s  %s\n", label, i + 1, when, t);
         return;
     }
@@ -417,8 +422,10 @@ static void compare_lines(const cf_scn_t *s, const char *name, side_t *a, side_t
         free(lines);
         if (dev) {
             count->devs++;
-            fprintf(out, "  deviation (%s): %s #%d-%d / #%d-%d\n", dev->reason, name,
-                    h[i].a0 + 1, h[last].a1, h[i].b0 + 1, h[last].b1);
+            int ina = h[i].a1 > h[i].a0;
+            fprintf(out, "  deviation (%s): %s #%d of %s: %.100s\n", dev->reason, name,
+                    (ina ? h[i].a0 : h[i].b0) + 1, ina ? a->run->label : b->run->label,
+                    ina ? ta[h[i].a0] : tb[h[i].b0]);
             i = last;
             continue;
         }

@@ -21,8 +21,9 @@ typedef struct cf_lines {
 void cf_cmp_filter(const cf_scn_t *s, const cf_stream_t *st, cf_lines_t *out);
 void cf_lines_free(cf_lines_t *l);
 
-/* The rules' rewrites, exposed for the unit tests: "(see 12 ..." -> "(see T ...";
- * every number -> "#". Both return malloc'd strings. */
+/* The rules' rewrites, exposed for the unit tests: "(see 12 ..." -> "(see T ..." (and a
+ * trainer's "(hear referee 12 ..." -> "(hear referee T ..."); every number -> "#". Both
+ * return malloc'd strings. */
 char *cf_cmp_notime(const char *line);
 char *cf_cmp_shape(const char *line);
 /* A see message without what the reference leaves out at random: a flag, goal or ball
@@ -30,6 +31,9 @@ char *cf_cmp_shape(const char *line);
  * a player 20 m or more away (unum and team far lengths), or any player in a low-quality
  * see, keeps only the word p / player and its distance and direction. */
 char *cf_cmp_seecanon(const char *line);
+
+/* 1: differences show whole lines, however long (rcss-conform --full) */
+extern int cf_cmp_full_lines;
 
 typedef struct cf_cmp_count {
     int diffs;           /* counted differences */

@@ -35,7 +35,8 @@ static void usage(void)
             "  --deviations FILE  intended deviations (default test/conformance/deviations)\n"
             "  --only LIST        run only these scenarios (comma-separated names)\n"
             "  --keep DIR         keep each run's transcripts, logs and output under DIR\n"
-            "  --show N           differences shown in full per stream (default 4)\n"
+            "  --show N           differences shown per stream (default 4)\n"
+            "  --full             whole lines, not excerpts around the first difference\n"
             "  --ref-twice        run the reference twice instead (what differs between two of\n"
             "                     its runs is what the scenarios must not depend on)\n"
             "  -v                 progress and every timing comparison\n");
@@ -50,6 +51,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-v") == 0) {
             o->verbose = 1;
+            continue;
+        }
+        if (strcmp(a, "--full") == 0) {
+            cf_cmp_full_lines = 1;
             continue;
         }
         if (strcmp(a, "--ref-twice") == 0) {

@@ -17,6 +17,7 @@ Test(cf_cmp, notime)
 {
     expect_str(cf_cmp_notime("(see 12 ((b) 1 2))"), "(see T ((b) 1 2))");
     expect_str(cf_cmp_notime("(hear 0 referee play_on)"), "(hear T referee play_on)");
+    expect_str(cf_cmp_notime("(hear referee 12 goal_l_1)"), "(hear referee T goal_l_1)");
     expect_str(cf_cmp_notime("(think)"), "(think)");
     expect_str(cf_cmp_notime("(init l 1 before_kick_off)"), "(init l 1 before_kick_off)");
     expect_str(cf_cmp_notime("(ok look 44 ((g r) 52.5 0))"), "(ok look 44 ((g r) 52.5 0))");

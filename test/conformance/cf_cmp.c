@@ -209,6 +209,36 @@ void cf_lines_free(cf_lines_t *l)
     memset(l, 0, sizeof *l);
 }
 
+char *cf_cmp_seenames(const char *line)
+{
+    size_t pre = zlib_prefix(line);
+    if (strncmp(line + pre, "(see ", 5) != 0)
+        return xstrdup(line);
+    char *out = malloc(strlen(line) + 1);
+    if (!out) {
+        perror("malloc");
+        exit(1);
+    }
+    const char *p = line + pre + 5;
+    p += strcspn(p, " )");
+    size_t o = (size_t)(p - line);
+    memcpy(out, line, o);
+    for (; *p; p++) {
+        seeobj_t ob;
+        size_t n = *p == ' ' ? see_object(p + 1, &ob) : 0;
+        if (!n)
+            continue;
+        p += n;
+        char kind = ob.name[0];
+        if (kind == 'p' || (kind == 'P' && ob.name[1] == ' '))
+            ob.name[strcspn(ob.name, " ")] = '\0';
+        o += (size_t)sprintf(out + o, " (%s)", ob.name);
+    }
+    out[o++] = ')';
+    out[o] = '\0';
+    return out;
+}
+
 static int str_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -266,6 +296,12 @@ static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
                 }
                 t[i] = '\0';
             }
+            break;
+        }
+        case CF_RULE_SEENAMES: {
+            char *n = cf_cmp_seenames(t);
+            free(t);
+            t = n;
             break;
         }
         case CF_RULE_SEECANON: {

@@ -31,6 +31,9 @@ char *cf_cmp_shape(const char *line);
  * a player 20 m or more away (unum and team far lengths), or any player in a low-quality
  * see, keeps only the word p / player and its distance and direction. */
 char *cf_cmp_seecanon(const char *line);
+/* A see message reduced to the names of what is seen, players as p / player only:
+ * "(see 12 (f c) (b) (p) (l r))" (for Gaussian sees, whose numbers are noise). */
+char *cf_cmp_seenames(const char *line);
 
 /* 1: differences show whole lines, however long (rcss-conform --full) */
 extern int cf_cmp_full_lines;

@@ -226,7 +226,7 @@ int main(int argc, char **argv)
         cf_scn_free(&s);
     }
     for (int i = 0; i < devs.n; i++)
-        if (!devs.d[i].used && !o.only)
+        if (!devs.d[i].used && !o.only && o.ref && !o.ref_twice)
             printf("note: deviation of line %d never matched (%s %s -- %s)\n", devs.d[i].line,
                    devs.d[i].scn, devs.d[i].stream, devs.d[i].reason);
     for (int i = 0; i < nf; i++)

@@ -294,7 +294,7 @@ static const struct {
     { "notime", CF_RULE_NOTIME, 0 }, { "squash", CF_RULE_SQUASH, 0 },
     { "shape", CF_RULE_SHAPE, 1 },   { "timing", CF_RULE_TIMING, 0 },
     { "seecanon", CF_RULE_SEECANON, 0 }, { "sortrun", CF_RULE_SORTRUN, 1 },
-    { "cut", CF_RULE_CUT, 1 },
+    { "cut", CF_RULE_CUT, 1 },           { "seenames", CF_RULE_SEENAMES, 0 },
     { "ignore", CF_RULE_IGNORE, 0 },
 };
 

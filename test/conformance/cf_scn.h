@@ -55,6 +55,7 @@ typedef enum cf_rule_kind {
     CF_RULE_SQUASH,    /* consecutive equal messages count once */
     CF_RULE_SHAPE,     /* in messages matching re every number becomes "#" */
     CF_RULE_SEECANON,  /* see messages without the parts the reference drops at random */
+    CF_RULE_SEENAMES,  /* see messages reduced to the names of what is seen */
     CF_RULE_SORTRUN,   /* each run of consecutive messages matching re is sorted */
     CF_RULE_CUT,       /* messages matching re are cut to their first n bytes */
     CF_RULE_TIMING,    /* arrival phases compared instead of the bytes */

@@ -113,6 +113,14 @@ Test(cf_cmp, keep_and_zlib_mark)
     cf_scn_free(&s);
 }
 
+Test(cf_cmp, seenames)
+{
+    expect_str(cf_cmp_seenames("(see 12 ((f c) 10.5 -3 0 0) ((b) 3.1 2) ((p \"A\" 2 goalie) 12 1 0 0 10 0)"
+                               " ((P) 0.5 120) ((l r) 40 -80))"),
+               "(see 12 (f c) (b) (p) (P) (l r))");
+    expect_str(cf_cmp_seenames("(hear 3 referee play_on)"), "(hear 3 referee play_on)");
+}
+
 Test(cf_cmp, sortrun_and_cut)
 {
     cf_scn_t s;

@@ -143,6 +143,23 @@ static pid_t parent_of(pid_t pid)
     return (pid_t)ppid;
 }
 
+int cf_proc_gone(pid_t pid)
+{
+    if (kill(pid, 0) < 0)
+        return 1;
+    /* a zombie waits for its (new) parent to reap it: it runs no more */
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *e = strrchr(buf, ')');
+    return e && e[1] == ' ' && (e[2] == 'Z' || e[2] == 'X');
+}
+
 int cf_proc_tree(pid_t root, pid_t *out, int max)
 {
     int n = 0;
@@ -205,9 +222,9 @@ int cf_proc_stop(cf_proc_t *p, int timeout_ms)
      * a little for them, then kill what is left */
     long long end = cf_now_us() + 3000000;
     for (int i = 1; i < n; i++) {
-        while (kill(t[i], 0) == 0 && cf_now_us() < end)
+        while (!cf_proc_gone(t[i]) && cf_now_us() < end)
             cf_sleep_us(10000);
-        if (kill(t[i], 0) == 0)
+        if (!cf_proc_gone(t[i]))
             kill(t[i], SIGKILL);
     }
     return p->status;

@@ -27,6 +27,8 @@ int  cf_proc_wait_ready(cf_proc_t *p, int port, int timeout_ms);
  * Its gateways may run in process groups of their own, so the tree, not the group, is
  * what a stall stops. Returns the count. */
 int  cf_proc_tree(pid_t root, pid_t *out, int max);
+/* 1 if pid no longer runs (no such process, or a zombie nobody reaped yet). */
+int  cf_proc_gone(pid_t pid);
 /* SIGSTOP to the server and every descendant, ms later SIGCONT. */
 void cf_proc_stall(cf_proc_t *p, int ms);
 /* 1 while the leader runs (reaps it otherwise). */

@@ -6,6 +6,8 @@
 #   make bench      print timing figures (scripts/bench*)
 #   make fuzz       build libFuzzer targets and run each briefly (FUZZ_SECONDS)
 #   make fuzz-long  10 million executions of each fuzz target (nightly; FUZZ_RUNS)
+#   make conformance  the differential conformance suite (REF=path/to/rcssserver: against
+#                   the reference; without REF: this server twice, a determinism check)
 #   make install    PREFIX=/usr/local DESTDIR=
 # Variables: BUILD=dir (default build), SAN=1 (ASan+UBSan), CC.
 
@@ -70,12 +72,14 @@ PROGS3D    := $(BUILD)/bin/rcssserver3d $(BUILD)/bin/rcss3d-agentgw \
 PROGS      += $(PROGS3D)
 
 # unit tests: one binary per test/<dir>/ ; e2e: one binary for test/e2e
-UNIT_DIRS := $(filter-out e2e fuzz,$(notdir $(wildcard test/*)))
+UNIT_DIRS := $(filter-out e2e fuzz conformance,$(notdir $(wildcard test/*)))
 UNIT_BINS := $(foreach d,$(UNIT_DIRS),$(if $(wildcard test/$(d)/test_*.c),$(BUILD)/test/unit_$(d)))
+# the conformance tool (test/conformance/cf_*.c, its own rules below) has unit tests too
+UNIT_BINS += $(BUILD)/test/unit_conformance
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conf-check run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
+.PHONY: all test unit e2e conformance conf-check run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -140,6 +144,28 @@ $(BUILD)/test/unit_%: $$(call obj,$$(wildcard test/$$*/*.c)) $$(call testlib,$$*
 $(E2E_BIN): $(call obj,$(E2E_SRC)) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+# the differential conformance suite (docs/conformance.md): rcss-conform is a test tool,
+# built from test/conformance/cf_*.c alone (no code shared with the server it checks)
+CONF_SRC  := $(filter-out test/conformance/cf_main.c,$(wildcard test/conformance/cf_*.c))
+LIBCONF   := $(BUILD)/lib/libconform.a
+CONFORM   := $(BUILD)/test/rcss-conform
+$(LIBCONF): $(call obj,$(CONF_SRC))
+$(CONFORM): $(call obj,test/conformance/cf_main.c) $(LIBCONF)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/test/unit_conformance: $(call obj,$(wildcard test/conformance/test_*.c)) $(LIBCONF)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+# REF=path/to/rcssserver: every scenario against this server and REF; without REF each
+# runs twice against this server. CONFORM_ARGS passes more (--only NAME, --keep DIR, -v).
+CONF_PROGS := $(addprefix $(BUILD)/bin/,rcssserver rcss-netgw rcss-monitorgw rcss-recorder)
+conformance: $(CONF_PROGS) $(CONFORM) $(BUILD)/test/unit_conformance
+	@$(BUILD)/test/unit_conformance --jobs 2
+	@$(CONFORM) --ours $(abspath $(BUILD)/bin/rcssserver) $(if $(REF),--ref $(abspath $(REF))) \
+	    --scenarios test/conformance/scenarios --deviations test/conformance/deviations \
+	    $(CONFORM_ARGS)
 
 deps:
 	@scripts/install-deps.sh

@@ -153,7 +153,14 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
     rng_seed(&g->rng, g->r->hdr.random_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(index + 1)));
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
-    g->base = event_base_new();
+    /* the sensors' polls are timers on the sim's grid: libevent's precise clock, not its
+     * default coarse one (CLOCK_MONOTONIC_COARSE moves in 4 ms steps) */
+    struct event_config *cfg = event_config_new();
+    if (!cfg)
+        return -1;
+    event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+    g->base = event_base_new_with_config(cfg);
+    event_config_free(cfg);
     if (!g->base)
         return -1;
     rc = open_ports(g);

@@ -16,7 +16,7 @@
 #include "tgrid.h"
 
 #define SIM_VERSION_BANNER   "rcssserver-19.0.0"
-#define SIM_LATE_NS          (TGRID_POLL_MS * 1000000LL) /* a step this late moves the grid */
+#define SIM_LATE_NS          (TGRID_POLL_MS * 1000000LL) /* a poll this late moves the grid */
 #define SIM_REAP_SLICE_NS    100000000LL /* longest sleep between child checks: 100 ms */
 #define SIM_RESTART_GAP_NS   200000000LL /* at most 5 restarts per second per gateway */
 #define SIM_STOP_WAIT_MS     2000   /* children get this long after SIGTERM */
@@ -118,7 +118,7 @@ typedef struct sim {
     int64_t       grid0_ns;         /* CLOCK_MONOTONIC ns of poll 0: poll p is due at
                                        grid0 + p * 10 ms; a late step moves it forward */
     int64_t       last_step_ns;     /* when the last step ran */
-    uint64_t      late_steps;       /* real time: steps that came late and moved the grid */
+    uint64_t      late_steps;       /* real time: cycles in which a late poll moved the grid */
     time_t        start_time;       /* wall clock at start (the result block) */
     uint32_t      kick_offs_said;   /* kick-offs already announced on stdout */
     int           game_over;        /* auto mode: game_over_wait elapsed */

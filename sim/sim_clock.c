@@ -1,9 +1,10 @@
 /* sim_clock.c -- when the next step happens. Real time: at the polls the timer
  * schedule marks (common/tgrid.h; every 100 ms by default), poll p due at the absolute
- * time grid0 + p * 10 ms on CLOCK_MONOTONIC, so nothing drifts. A step more than one
- * poll late (a stall, a loaded machine) moves the grid forward by its delay instead of
- * catching up: as with the reference, whose clock stands still while it does not run,
- * the steps after it and every sensor keep their distances from it. Synch mode: as
+ * time grid0 + p * 10 ms on CLOCK_MONOTONIC, so nothing drifts. The sim wakes at every
+ * poll, as the reference's loop: one that comes a poll or more late (a stall, a loaded
+ * machine) moves the grid forward by its delay instead of catching up: as with the
+ * reference, whose clock stands still while it does not run, the steps after it and
+ * every sensor keep their distances from it. Synch mode: as
  * soon as every active player sent (done), or after synch_timeout ms
  * (server::synch_miss_policy skip and forfeit; wait keeps waiting), counting each late
  * client's misses; the server never exits because a client is slow. Every wait
@@ -49,18 +50,27 @@ int sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active)
     return shm_synch_all_done(r, step, active);
 }
 
+/* Real time: poll by poll up to the step, as the reference's loop, whose clock counts 10
+ * ms per poll however long the poll took: a poll that comes a poll or more late (the
+ * sim, or the whole machine, stood still) moves the grid forward by its delay, so the
+ * step after a stall comes a whole step after the stall's start plus its length, and
+ * every sensor keeps its place relative to it. Smaller delays are absorbed (no drift). */
 static void wait_real_time(sim_t *s, uint64_t next)
 {
-    int64_t due = sim_clock_due(s->grid0_ns, next);
-    sim_clock_wait_until(s, due);
-    int64_t now = shm_now_ns();
-    int moved = 0;
-    s->grid0_ns = sim_clock_regrid(s->grid0_ns, next, now, SIM_LATE_NS, &moved);
-    if (moved) {
-        s->late_steps++;
-        log_debug("clock: the step of poll %llu came %.1f ms late; the grid moves with it",
-                  (unsigned long long)next, (double)(now - due) / 1e6);
+    int late = 0;
+    for (uint64_t p = s->poll + 1; p <= next && !sim_stop_flag; p++) {
+        int64_t due = sim_clock_due(s->grid0_ns, p);
+        sim_clock_wait_until(s, due);
+        int64_t now = shm_now_ns();
+        int moved = 0;
+        s->grid0_ns = sim_clock_regrid(s->grid0_ns, p, now, SIM_LATE_NS, &moved);
+        if (moved) {
+            late = 1;
+            log_debug("clock: poll %llu came %.1f ms late; the grid moves with it",
+                      (unsigned long long)p, (double)(now - due) / 1e6);
+        }
     }
+    s->late_steps += (uint64_t)late;
 }
 
 /* The misses of a wait for step that ended (everybody done) or ran out of time: each

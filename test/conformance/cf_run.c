@@ -300,8 +300,20 @@ static int pump(runner_t *r, long long deadline, int (*stop_fn)(runner_t *, void
 
 typedef struct wait_arg {
     int     client;
+    int     after_ms;   /* > 0: the match must follow the message before it this closely,
+                           and arrive after the wait began */
+    int64_t from_us;    /* when the wait began (run time) */
     regex_t re;
 } wait_arg_t;
+
+/* the arrival of the received message before rec i of stream st, -1 if none */
+static int64_t prev_arrival(const cf_stream_t *st, int i)
+{
+    for (int k = i - 1; k >= 0; k--)
+        if (!st->rec[k].sent && !st->rec[k].note)
+            return st->rec[k].t_us;
+    return -1;
+}
 
 static int wait_match(runner_t *r, void *arg)
 {
@@ -310,17 +322,22 @@ static int wait_match(runner_t *r, void *arg)
     client_t *cl = &r->cl[w->client];
     for (; cl->cursor < st->n; cl->cursor++) {
         const cf_rec_t *rec = &st->rec[cl->cursor];
-        if (!rec->sent && !rec->note && regexec(&w->re, rec->text, 0, NULL, 0) == 0) {
-            cl->cursor++;
-            return 1;
-        }
+        if (rec->sent || rec->note || regexec(&w->re, rec->text, 0, NULL, 0) != 0)
+            continue;
+        int64_t prev = w->after_ms > 0 ? prev_arrival(st, cl->cursor) : 0;
+        if (w->after_ms > 0 && (rec->t_us < w->from_us || prev < 0
+                                || rec->t_us - prev > (int64_t)w->after_ms * 1000))
+            continue;
+        cl->cursor++;
+        return 1;
     }
     return 0;
 }
 
 static void do_wait(runner_t *r, const cf_step_t *st)
 {
-    wait_arg_t w = { .client = st->client };
+    wait_arg_t w = { .client = st->client, .after_ms = st->n,
+                     .from_us = cf_now_us() - r->t0 };
     if (regcomp(&w.re, st->text, REG_EXTENDED | REG_NOSUB) != 0)
         return;     /* checked by the parser */
     if (!pump(r, cf_now_us() + (long long)st->ms * 1000, wait_match, &w))

@@ -412,10 +412,16 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->text = xstrdup(p);
         return 0;
     }
-    if (strcmp(op, "wait") == 0) {
+    if (strcmp(op, "wait") == 0 || strcmp(op, "waitafter") == 0) {
         int c = client_arg(s, &p, op, line, err, errlen);
         if (c < 0)
             return -1;
+        int after = 0;
+        if (strcmp(op, "waitafter") == 0
+            && (!word(&p, w, sizeof w) || parse_int(w, &after) < 0 || after <= 0)) {
+            seterr(err, errlen, line, "waitafter: milliseconds (> 0) expected");
+            return -1;
+        }
         if (!*p) {
             seterr(err, errlen, line, "wait: pattern expected");
             return -1;
@@ -425,6 +431,7 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         cf_step_t *st = add_step(s, CF_OP_WAIT, line);
         st->client = c;
         st->ms = s->timeout;
+        st->n = after;
         st->text = xstrdup(p);
         return 0;
     }

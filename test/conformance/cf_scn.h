@@ -23,7 +23,8 @@ typedef enum cf_kind {
 typedef enum cf_op {
     CF_OP_SEND,      /* text to the port the client follows */
     CF_OP_SENDINIT,  /* text to its kind's well-known port */
-    CF_OP_WAIT,      /* until a message matching re arrives (ms timeout) */
+    CF_OP_WAIT,      /* until a message matching re arrives (ms timeout); n > 0: one
+                        that arrives at most n ms after the message before it */
     CF_OP_SLEEP,     /* ms, still receiving */
     CF_OP_STEP,      /* n lock-step cycles */
     CF_OP_SYNC,      /* client joins (n=1) or leaves (n=0) the lock-step set */

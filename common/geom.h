@@ -17,8 +17,9 @@ static inline double vec2_len(vec2_t a) { return sqrt(a.x * a.x + a.y * a.y); }
 static inline double vec2_dot(vec2_t a, vec2_t b) { return a.x * b.x + a.y * b.y; }
 static inline double vec2_angle(vec2_t a) { return (a.x == 0.0 && a.y == 0.0) ? 0.0 : atan2(a.y, a.x); }
 static inline vec2_t vec2_polar(double r, double th) { return vec2(r * cos(th), r * sin(th)); }
-static inline double deg2rad(double d) { return d * M_PI / 180.0; }
-static inline double rad2deg(double r) { return r * 180.0 / M_PI; }
+/* by the constant, as the reference (Deg2Rad, Rad2Deg): the same last bit */
+static inline double deg2rad(double d) { return d * (M_PI / 180.0); }
+static inline double rad2deg(double r) { return r * (180.0 / M_PI); }
 
 /* Normalise to [-pi, pi]. (fmod returns a itself when |a| < 2 pi: skipped then.) */
 static inline double angle_norm(double a)

@@ -183,6 +183,9 @@ void ngw_client_send_params(ngw_t *g, int idx);
 /* One (decompressed) datagram of connected player idx: its commands, in order. text
  * is NUL-terminated at len. */
 void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);
+/* A player joined, left or said what someone hears at once: the sim applies the players'
+ * part now (hdr.players_now, its semaphore), not at the next step. */
+void ngw_players_changed(ngw_t *g);
 /* Drop clients whose entry was freed or handed to another gateway. */
 void ngw_client_check_owner(ngw_t *g);
 /* The raw text of a datagram from player idx, for the text log (a SHM_CMD_RAW record in

@@ -183,10 +183,8 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
         if (client_item(g, idx, &p.item[i]))
             return;
     }
-    if (said && client_heard_at_once(g)) { /* the sim takes the say now, not at the step */
-        atomic_store_explicit(&g->r->hdr.players_now, 1, memory_order_release);
-        shm_sem_post(&g->r->hdr.done_sem);
-    }
+    if (said && client_heard_at_once(g)) /* the sim takes the say now, not at the step */
+        ngw_players_changed(g);
     /* a (done) tells the sim it may step only once every record of its datagram is in
      * the ring: the reference reads a whole datagram before it steps, so a command after
      * the (done) (librcsc sends (done)(say ...)) belongs to the same cycle */
@@ -320,8 +318,17 @@ void ngw_client_detach(ngw_t *g, int idx, int release)
         if (e->owner_gw == g->index)
             atomic_store_explicit(&e->state, CLIENT_ST_FREE, memory_order_release);
         shm_table_unlock(g->r);
-        shm_sem_post(&g->r->hdr.done_sem); /* in synch mode the sim stops waiting for it */
+        if (idx < SHM_MAX_PLAYERS)
+            ngw_players_changed(g); /* off the field at once; the sim stops waiting */
+        else
+            shm_sem_post(&g->r->hdr.done_sem); /* in synch mode the sim stops waiting */
     }
+}
+
+void ngw_players_changed(ngw_t *g)
+{
+    atomic_store_explicit(&g->r->hdr.players_now, 1, memory_order_release);
+    shm_sem_post(&g->r->hdr.done_sem);
 }
 
 void ngw_client_takeover(ngw_t *g)

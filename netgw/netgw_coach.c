@@ -196,6 +196,10 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
             ngw_coach_send(g, idx, msg);
         return 1;
     case COACH_EYE:
+        /* the reference decides whom it waits for when it sends (think): a coach that
+         * turns its eye on now is first waited for (and thinks) in the next cycle */
+        if (cmd->on && !e->eye_on)
+            atomic_store(&e->done_step, atomic_load(&g->r->hdr.published));
         e->eye_on = cmd->on;
         ngw_coach_send(g, idx, cmd->reply);
         return 1;

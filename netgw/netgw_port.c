@@ -103,14 +103,15 @@ static const char *port_playmode(ngw_t *g)
     return n[0] ? n : "before_kick_off";
 }
 
-/* Synch mode: a player just became ACTIVE; wake the sim if it is pacing an idle cycle
- * (nobody to wait for), so that it steps at once and the player's first (think) comes
- * the cycle after its init, as with the reference, whose next step follows the init
- * (a trainer that connects with it and starts the match then finds it thinking) */
+/* A player just became ACTIVE: the sim puts him on the field at once (the live world),
+ * so the others' next sees show him, as with the reference, which does it on receipt;
+ * in synch mode a sim pacing an idle cycle (nobody to wait for) also steps at once, so
+ * the player's first (think) comes the cycle after its init, as with the reference,
+ * whose next step follows the init (a trainer that connects with it and starts the
+ * match then finds it thinking) */
 static void port_wake_synch(ngw_t *g)
 {
-    if (conf_bool(&g->conf, SP_synch_mode))
-        shm_sem_post(&g->r->hdr.done_sem);
+    ngw_players_changed(g);
 }
 
 /* a fresh player entry at idx for a client at from; its socket opened and the entry

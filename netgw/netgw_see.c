@@ -107,23 +107,30 @@ static double see_noisy(see_ctx_t *x, vec2_t obj, double d, int land)
     return see_quantize(v > 0.0 ? v : 0.0, 0.1);
 }
 
-/* " DISTCHG DIRCHG" of an object relative to the observer's own motion */
+/* " DISTCHG DIRCHG" of an object relative to the observer's own motion, computed in the
+ * reference's order of operations (the unit vector by division, the direction change
+ * exactly 0 left alone) and printed with the sign of a zero: a small negative change
+ * quantised to -0 is sent as "-0", as the reference's streams print it */
 static void see_changes(see_ctx_t *x, vec2_t rel, vec2_t objvel, double d, double obs)
 {
     double distchg = 0.0, dirchg = 0.0;
-    if (d > 1.0e-10) {
-        vec2_t e = vec2_scale(rel, 1.0 / d);
+    if (d != 0.0) {
+        vec2_t e = vec2(rel.x / d, rel.y / d);
         vec2_t v = vec2_sub(objvel, x->vel);
-        double raw_dist = vec2_dot(v, e);
-        double raw_dir = rad2deg((v.y * e.x - v.x * e.y) / d);
+        double raw_dist = v.x * e.x + v.y * e.y;
+        double raw_dir = v.y * e.x - v.x * e.y;
+        raw_dir /= d;
+        raw_dir *= 180.0 / M_PI;
         if (x->gaussian)
-            distchg = see_quantize(raw_dist * obs / d, 0.01);
+            distchg = see_quantize(raw_dist * (obs / d), 0.01);
         else
             distchg = obs * see_quantize(raw_dist / d, 0.02);
-        dirchg = see_quantize(raw_dir, 0.1);
+        dirchg = raw_dir == 0.0 ? 0.0 : see_quantize(raw_dir, 0.1);
     }
-    strbuf_real(&x->o, distchg);
-    strbuf_real(&x->o, dirchg);
+    strbuf_putc(&x->o, ' ');
+    strbuf_g6(&x->o, distchg);
+    strbuf_putc(&x->o, ' ');
+    strbuf_g6(&x->o, dirchg);
 }
 
 /* in the view cone (strict) and within the observation length */

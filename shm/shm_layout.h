@@ -59,10 +59,11 @@ typedef struct shm_header_sh {
                                            for, a join, and a command to apply at once */
     pthread_mutex_t   table_lock;       /* robust, process-shared: teams + client table */
     _Atomic int32_t   table_lock_owner; /* pid holding table_lock, 0 if free */
-    _Atomic uint32_t  players_now;      /* 1: a player said something that someone hears
-                                           at once (a coach, the trainer, a v1-v7 player):
-                                           the sim drains the players' rings before the
-                                           step (netgw sets it and posts done_sem) */
+    _Atomic uint32_t  players_now;      /* 1: a player joined, left, or said what someone
+                                           hears at once (a coach, the trainer, a v1-v7
+                                           player): the sim takes the client table and the
+                                           players' rings before the step (netgw sets it
+                                           and posts done_sem) */
     char              name[SHM_NAME_LEN]; /* the shm object name */
     uint64_t          instance_id;      /* random id of this sim run; gateways it spawns
                                            are given it and refuse a region without it */

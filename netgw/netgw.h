@@ -23,6 +23,8 @@ struct event;
 #define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
 #define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
 #define NGW_COACH_WAIT_NS 1000000000LL /* longest wait for the sim to apply a coach's record */
+#define NGW_THINK_DELAY_MS 50       /* synch mode, game time 0: (think) this long after
+                                       the step's other messages, as the reference */
 
 /* what a player hears (netgw_audio.c): its hear capacity and the v8+ messages kept
  * for the start of the next cycle */
@@ -124,6 +126,7 @@ typedef struct ngw {
     tgrid_t             grid;       /* the timer schedule (common/tgrid.h) */
     struct event       *tick_ev;    /* real time: the cycle's next poll with marks */
     uint64_t            next_poll;  /* that poll, 0 if the cycle has none left */
+    int                 think_pending; /* synch mode at time 0: (think) after a delay */
     uint64_t            served_step; /* the step whose cycle is served (g->snap's) */
     uint64_t            live_pub;   /* hdr.live_pub of the live world last taken */
     uint64_t            last_step;  /* newest snapshot handled */

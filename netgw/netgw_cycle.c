@@ -106,13 +106,25 @@ static void mark_see(ngw_t *g, int synch_see)
     }
 }
 
+/* (think) to the players, then the coaches with the eye on; not to a client that
+ * joined (or turned its eye on) after this step: the reference decides whom it asks
+ * when it sends (think), and the sim does not wait for those (their done_step) */
 static void mark_think(ngw_t *g)
 {
+    g->think_pending = 0;
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
-        if (cycle_is_player(g, idx))
+        if (cycle_is_player(g, idx)
+            && atomic_load(&g->r->client[idx].done_step) < g->snap.step)
             ngw_udp_send_len(g->cl[idx].fd, "(think)", 7);
     }
     ngw_coach_think(g);
+}
+
+/* synch mode while the game time is 0: the reference waits 50 ms before each (think)
+ * (so that clients can connect), the poll's other marks already sent */
+static int think_delayed(const ngw_t *g)
+{
+    return g->snap.time <= 0 && g->snap.episode == 0;
 }
 
 static void cycle_marks(ngw_t *g, unsigned m)
@@ -125,8 +137,16 @@ static void cycle_marks(ngw_t *g, unsigned m)
         mark_see(g, 1);
     if (m & TGRID_COACH)
         ngw_coach_visual(g);
-    if ((m & TGRID_THINK) && conf_bool(&g->conf, SP_synch_mode))
+    if (!(m & TGRID_THINK) || !conf_bool(&g->conf, SP_synch_mode))
+        return;
+    if (!think_delayed(g) || !g->tick_ev) {
         mark_think(g);
+        return;
+    }
+    g->think_pending = 1;
+    struct timeval tv = { 0, (suseconds_t)(NGW_THINK_DELAY_MS * 1000) };
+    event_base_update_cache_time(g->base);
+    event_add(g->tick_ev, &tv);
 }
 
 /* ---- the polls of a cycle ------------------------------------------------------------ */
@@ -161,6 +181,12 @@ static void cycle_arm(ngw_t *g)
 
 void ngw_cycle_tick(ngw_t *g)
 {
+    if (g->think_pending) { /* synch mode: the delayed (think) */
+        ngw_udp_batch_begin();
+        mark_think(g);
+        ngw_udp_batch_end();
+        return;
+    }
     if (!g->next_poll)
         return;
     cycle_fire(g);
@@ -173,6 +199,8 @@ static void cycle_finish(ngw_t *g)
 {
     if (g->tick_ev)
         event_del(g->tick_ev);
+    if (g->think_pending) /* a step without waiting for it: the (think) goes out first */
+        mark_think(g);
     for (int n = 0; g->next_poll && n < 1024; n++)
         cycle_fire(g);
     g->next_poll = 0;

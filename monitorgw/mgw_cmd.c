@@ -55,27 +55,37 @@ static int cmd_side(long s)
     return s == 1 ? SHM_SIDE_LEFT : s == -1 ? SHM_SIDE_RIGHT : 0;
 }
 
-/* (dispfoul X Y SIDE): X, Y in metres x 16 */
+/* a player number as the record carries it; a side or number that names no player is
+ * still a well-formed command, which the reference takes and does nothing with (the
+ * sim ignores side 0 and number 0) */
+static uint32_t cmd_unum(long u)
+{
+    return u >= 1 && u <= SHM_TEAM_SIZE ? (uint32_t)u : 0u;
+}
+
+/* (dispfoul X Y SIDE): X, Y in metres x 16; SIDE 0 a drop ball, else the free kick's
+ * side as the reference takes it: 1 the left, any other number the right (the sim
+ * says the foul as the reference does for that number) */
 static void cmd_foul(const sexp_t *root, mgw_cmd_t *out)
 {
     long v[3];
-    if (cmd_ints(root, 3, v) < 0 || v[2] < -1 || v[2] > 1)
+    if (cmd_ints(root, 3, v) < 0)
         return cmd_error(out);
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_FOUL);
     c->d[0] = cmd_clamp((double)v[0] / 16.0, CMD_X_MAX);
     c->d[1] = cmd_clamp((double)v[1] / 16.0, CMD_Y_MAX);
-    c->i = cmd_side(v[2]);
+    c->i = v[2] < -1000 ? -1000 : v[2] > 1000 ? 1000 : (int32_t)v[2];
 }
 
 /* (dispplayer SIDE UNUM X Y ANG): X, Y metres x 16, ANG degrees; velocity zeroed */
 static void cmd_player(const sexp_t *root, mgw_cmd_t *out)
 {
     long v[5];
-    if (cmd_ints(root, 5, v) < 0 || !cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
+    if (cmd_ints(root, 5, v) < 0)
         return cmd_error(out);
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_MOVE_PLAYER);
     c->i = cmd_side(v[0]);
-    c->flags = (uint32_t)v[1] | (0x7u << 8); /* x, y and angle given */
+    c->flags = cmd_unum(v[1]) | (0x7u << 8); /* x, y and angle given */
     c->d[0] = cmd_clamp((double)v[2] / 16.0, CMD_X_MAX);
     c->d[1] = cmd_clamp((double)v[3] / 16.0, CMD_Y_MAX);
     c->d[2] = remainder((double)(v[4] % 360), 360.0); /* degrees in [-180, 180] */
@@ -85,11 +95,11 @@ static void cmd_player(const sexp_t *root, mgw_cmd_t *out)
 static void cmd_discard(const sexp_t *root, mgw_cmd_t *out)
 {
     long v[2];
-    if (cmd_ints(root, 2, v) < 0 || !cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
+    if (cmd_ints(root, 2, v) < 0)
         return cmd_error(out);
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_DISCARD);
     c->i = cmd_side(v[0]);
-    c->flags = (uint32_t)v[1];
+    c->flags = cmd_unum(v[1]);
 }
 
 /* (dispcard SIDE UNUM yellow|red) */
@@ -105,11 +115,9 @@ static void cmd_card(const sexp_t *root, mgw_cmd_t *out)
         if (!a || a->is_list || sexp_int(a, &v[i]) < 0)
             return cmd_error(out);
     }
-    if (!cmd_side(v[0]) || v[1] < 1 || v[1] > SHM_TEAM_SIZE)
-        return cmd_error(out);
     shm_cmd_sh_t *c = cmd_ctrl(out, SHM_CMD_CARD);
     c->i = cmd_side(v[0]);
-    c->flags = (uint32_t)v[1] | ((uint32_t)card << 8);
+    c->flags = cmd_unum(v[1]) | ((uint32_t)card << 8);
 }
 
 /* (compression N): any N <= 9 is accepted (spec 4.9); 0..9 zlib from the next

@@ -225,14 +225,18 @@ void sim_referee_drop_ball(sim_world_t *w, double x, double y)
 
 void sim_referee_call_foul(sim_world_t *w, int side, double x, double y)
 {
-    if (sim_ref_is_penalty(w->play_mode) || (side != SHM_SIDE_LEFT && side != SHM_SIDE_RIGHT))
+    if (sim_ref_is_penalty(w->play_mode) || side == SHM_SIDE_NONE)
         return;
     if (!isfinite(x) || !isfinite(y))
         x = y = 0.0;
-    sim_world_referee_say(w, side == SHM_SIDE_LEFT ? "foul_r" : "foul_l");
+    /* the reference names the fouling side "l" only for -side == left, and gives the
+     * free kick to the left only for side == left: a monitor's other numbers are the
+     * right's free kick after a "foul_r" */
+    sim_world_referee_say(w, -side == SHM_SIDE_LEFT ? "foul_l" : "foul_r");
     w->catcher = -1;
     sim_ref_truncate(&x, &y);
-    sim_ref_place_ball(w, side == SHM_SIDE_LEFT ? PM_FREE_KICK_L : PM_FREE_KICK_R, side, x, y);
+    int kick = side == SHM_SIDE_LEFT ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    sim_ref_place_ball(w, kick == SHM_SIDE_LEFT ? PM_FREE_KICK_L : PM_FREE_KICK_R, kick, x, y);
     sim_ref_place_in_field(w);
 }
 

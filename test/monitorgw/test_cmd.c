@@ -37,9 +37,9 @@ Test(cmd, dispfoul_positions_are_sixteenths_of_metres)
     cr_expect_eq(c.ctrl.i, SHM_SIDE_LEFT, "side 1: free kick for the left team");
     parse("(dispfoul 0 0 0)");
     cr_expect_eq(c.ctrl.i, 0, "side 0: drop ball");
-    parse("(dispfoul 0 0 2)");
-    cr_expect_eq(c.kind, MGW_CMD_ERROR);
-    cr_expect_str_eq(c.reply, "(error illegal_command_form)");
+    parse("(dispfoul 0 0 2)"); /* any other number: passed on (the right's free kick) */
+    cr_expect_eq(c.kind, MGW_CMD_CTRL);
+    cr_expect_eq(c.ctrl.i, 2);
     parse("(dispfoul 1.5 0 1)");
     cr_expect_eq(c.kind, MGW_CMD_ERROR, "integers only");
 }
@@ -55,8 +55,14 @@ Test(cmd, dispplayer_moves_with_angle_in_degrees)
     cr_expect_float_eq(c.ctrl.d[0], -20.0, 1e-12);
     cr_expect_float_eq(c.ctrl.d[1], 3.0, 1e-12);
     cr_expect_float_eq(c.ctrl.d[2], 90.0, 1e-12);
+    /* a number or side that names no player: well formed, taken, nothing moves (the
+     * record names nobody: unum 0, side 0), and no reply, as the reference */
     parse("(dispplayer 1 12 0 0 0)");
-    cr_expect_eq(c.kind, MGW_CMD_ERROR, "unum 12");
+    cr_expect_eq(c.kind, MGW_CMD_CTRL, "unum 12");
+    cr_expect_eq(c.ctrl.flags & 0xff, 0u);
+    parse("(dispplayer 2 1 0 0 0)");
+    cr_expect_eq(c.kind, MGW_CMD_CTRL, "side 2");
+    cr_expect_eq(c.ctrl.i, 0);
     parse("(dispplayer 1 1 0 0)");
     cr_expect_eq(c.kind, MGW_CMD_ERROR, "four arguments");
 }
@@ -91,6 +97,9 @@ Test(cmd, discard_and_card)
     cr_expect_eq(c.ctrl.flags, 3u | (1u << 8));
     parse("(dispcard 1 3 blue)");
     cr_expect_eq(c.kind, MGW_CMD_ERROR);
+    parse("(dispdiscard 2 1)");
+    cr_expect_eq(c.kind, MGW_CMD_CTRL, "side 2: nobody, but no error");
+    cr_expect_eq(c.ctrl.i, 0);
 }
 
 Test(cmd, compression_and_garbage)

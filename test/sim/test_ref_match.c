@@ -270,6 +270,13 @@ Test(ref_match, monitor_foul_keeps_ball_and_players_in, .timeout = 10)
     cr_expect_float_eq(far->sh.y, 39.0, 1e-12, "pulled back to 34 + 5");
     cr_expect_float_eq(far->sh.x, -10.0, 1e-12);
     cr_expect_float_eq(near->sh.x, 56.0, 1e-12, "within the margin: left alone");
+    /* a monitor's side 2: the right's free kick after "foul_r" (the reference's reading
+     * of any number but 1 and -1) */
+    ref_mode(&w, PM_PLAY_ON);
+    ref_log[0] = '\0';
+    sim_referee_call_foul(&w, 2, -1.25, 0.3125);
+    cr_expect_str_eq(ref_log, "foul_r;free_kick_r;");
+    cr_expect_eq(w.play_mode, PM_FREE_KICK_R);
     ref_mode(&w, PM_PENALTY_SETUP_L);
     ref_log[0] = '\0';
     sim_referee_call_foul(&w, SHM_SIDE_RIGHT, 0.0, 0.0);

@@ -294,6 +294,7 @@ int ngw_client_attach(ngw_t *g, int idx, int local_port)
     c->fd = fd;
     c->generation = e->generation;
     c->see_count = 0;
+    c->since_step = atomic_load(&g->r->hdr.published);
     ngw_audio_reset(g, idx);
     if (e->kind == CLIENT_KIND_PLAYER && e->compression > 0)  /* taken back after a restart */
         ngw_zlib_set(fd, e->compression - 1);

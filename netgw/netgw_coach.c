@@ -198,8 +198,10 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
     case COACH_EYE:
         /* the reference decides whom it waits for when it sends (think): a coach that
          * turns its eye on now is first waited for (and thinks) in the next cycle */
-        if (cmd->on && !e->eye_on)
-            atomic_store(&e->done_step, atomic_load(&g->r->hdr.published));
+        if (cmd->on && !e->eye_on) {
+            g->cl[idx].since_step = atomic_load(&g->r->hdr.published);
+            atomic_store(&e->done_step, g->cl[idx].since_step);
+        }
         e->eye_on = cmd->on;
         ngw_coach_send(g, idx, cmd->reply);
         return 1;

@@ -231,7 +231,7 @@ void ngw_coach_think(ngw_t *g)
     static const int order[3] = { SHM_COACH_LEFT, SHM_COACH_RIGHT, SHM_COACH_TRAINER };
     for (int k = 0; k < 3; k++) {
         const shm_client_sh_t *e = &g->r->client[order[k]];
-        if (served(g, order[k]) && e->eye_on && atomic_load(&e->done_step) < g->snap.step)
+        if (served(g, order[k]) && e->eye_on && g->cl[order[k]].since_step < g->snap.step)
             ngw_coach_send(g, order[k], "(think)");
     }
 }

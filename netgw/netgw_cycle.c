@@ -113,8 +113,7 @@ static void mark_think(ngw_t *g)
 {
     g->think_pending = 0;
     for (int idx = 0; idx < SHM_MAX_PLAYERS; idx++) {
-        if (cycle_is_player(g, idx)
-            && atomic_load(&g->r->client[idx].done_step) < g->snap.step)
+        if (cycle_is_player(g, idx) && g->cl[idx].since_step < g->snap.step)
             ngw_udp_send_len(g->cl[idx].fd, "(think)", 7);
     }
     ngw_coach_think(g);

@@ -109,7 +109,10 @@ static void count_misses(sim_t *s, uint64_t step)
 static void wait_idle(sim_t *s, uint64_t step)
 {
     shm_region_sh_t *r = s->shm.r;
-    int64_t until = s->last_step_ns + s->step_ns;
+    /* while the game time is 0, a cycle lasts what the reference's (think) delay makes
+     * it last, clients or not */
+    int time0 = s->world.time <= 0 && s->world.episode == 0;
+    int64_t until = s->last_step_ns + (time0 ? SIM_SYNCH_TIME0_NS : s->step_ns);
     for (;;) {
         sim_proc_reap(&s->proc);
         sim_between_steps(s);
@@ -129,6 +132,8 @@ static void wait_synch(sim_t *s)
     uint64_t step = atomic_load_explicit(&r->hdr.published, memory_order_acquire);
     int64_t start = shm_now_ns(), last_reap = start;
     int64_t timeout = (int64_t)conf_int(&s->conf, SP_synch_timeout) * 1000000LL;
+    if (s->world.time <= 0 && s->world.episode == 0)
+        start += SIM_SYNCH_TIME0_NS; /* the wait begins with the delayed (think) */
     for (;;) {
         sim_between_steps(s);
         int active = 0;

@@ -154,11 +154,29 @@ static int sim_gateways(sim_t *s)
     return 0;
 }
 
+/* The clock starts when the gateways are up (the ports taken), as the reference's timer
+ * starts once its sockets are bound: the cycles a client finds when it connects right
+ * after the start (the stoppage count before the kick-off, the timer's phase) are the
+ * reference's. */
+static void sim_wait_ready(sim_t *s)
+{
+    while (!sim_stop_flag && !s->proc.fatal && !s->runner.ready && !sim_runner_over(s)) {
+        sim_runner_poll(s);
+        if (s->runner.ready)
+            break;
+        sim_clock_wait_until(s, shm_now_ns() + 2000000LL);
+    }
+    s->grid0_ns = shm_now_ns();
+    s->poll = 0;
+    s->last_step_ns = s->grid0_ns;
+}
+
 static void sim_run(sim_t *s)
 {
     log_info("running: shm %s, %u netgw, step %lld ms%s", s->shm.name,
              s->shm.r->hdr.n_gateways, (long long)(s->step_ns / 1000000),
              conf_bool(&s->conf, SP_synch_mode) ? ", synch mode" : "");
+    sim_wait_ready(s);
     while (!sim_stop_flag && !s->world.shutdown && !s->game_over && !s->proc.fatal
            && !sim_runner_over(s)) {
         sim_runner_poll(s);

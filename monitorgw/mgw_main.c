@@ -104,6 +104,7 @@ static void live_world(mgw_t *g)
 
 static void on_cycle(mgw_t *g)
 {
+    live_world(g); /* what happened between the steps comes before the next step */
     shm_snap_follow(g->r, &g->last_step, MGW_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_cb, g);
     live_world(g);

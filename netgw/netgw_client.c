@@ -129,6 +129,26 @@ static int client_heard_at_once(const ngw_t *g)
     return 0;
 }
 
+/* Does a command show before the next step? The reference applies every command when
+ * it reads it: most only set what the step will do, but a move, a kick, a tackle, a
+ * catch and a pointto change what the next sees show (the position, the kick and
+ * tackle marks, the arm) and a say what someone hears at once. */
+static int client_seen_at_once(const ngw_t *g, int kind)
+{
+    switch (kind) {
+    case SHM_CMD_MOVE:
+    case SHM_CMD_KICK:
+    case SHM_CMD_TACKLE:
+    case SHM_CMD_CATCH:
+    case SHM_CMD_POINTTO:
+        return 1;
+    case SHM_CMD_SAY:
+        return client_heard_at_once(g);
+    default:
+        return 0;
+    }
+}
+
 /* one item of a datagram; 1 if the client left (bye) */
 static int client_item(ngw_t *g, int idx, proto_item_t *it)
 {
@@ -176,14 +196,15 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
                        g->r->team[1 - k].name, &p);
     if (p.dropped)
         log_debug("client %d: %d commands of one datagram dropped", idx, p.dropped);
-    int done = 0, said = 0;
+    int done = 0, now = 0;
     for (int i = 0; i < p.n; i++) {
         done |= p.item[i].kind == PROTO_IT_DONE;
-        said |= p.item[i].kind == PROTO_IT_CMD && p.item[i].cmd.kind == SHM_CMD_SAY;
+        if (p.item[i].kind == PROTO_IT_CMD)
+            now |= client_seen_at_once(g, p.item[i].cmd.kind);
         if (client_item(g, idx, &p.item[i]))
             return;
     }
-    if (said && client_heard_at_once(g)) /* the sim takes the say now, not at the step */
+    if (now) /* the sim takes the datagram's commands now, not at the step */
         ngw_players_changed(g);
     /* a (done) tells the sim it may step only once every record of its datagram is in
      * the ring: the reference reads a whole datagram before it steps, so a command after

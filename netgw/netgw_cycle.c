@@ -300,6 +300,7 @@ void ngw_cycle_wake(ngw_t *g)
 {
     ngw_client_check_owner(g);
     ngw_udp_batch_begin(); /* each client's messages of the cycle in one system call */
+    cycle_live(g); /* what happened between the steps comes before the next step */
     shm_snap_follow(g->r, &g->last_step, CYCLE_MAX_BEHIND, &g->incoming, &g->self->resets,
                     cycle_step_cb, g);
     cycle_live(g);

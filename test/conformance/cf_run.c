@@ -298,6 +298,8 @@ static int pump(runner_t *r, long long deadline, int (*stop_fn)(runner_t *, void
 
 /* ---- steps ---------------------------------------------------------------------------- */
 
+static void do_step_until(runner_t *r, const cf_step_t *st, int timeout_ms);
+
 typedef struct wait_arg {
     int     client;
     int     after_ms;   /* > 0: the match must follow the message before it this closely,
@@ -421,6 +423,9 @@ static void do_steps(runner_t *r)
             for (int k = 0; k < st->n; k++)
                 do_step(r, s->timeout);
             break;
+        case CF_OP_STEPUNTIL:
+            do_step_until(r, st, s->timeout);
+            break;
         case CF_OP_SYNC:
             cl->sync = st->n;
             break;
@@ -430,6 +435,14 @@ static void do_steps(runner_t *r)
         case CF_OP_ZLIB:
             cl->zlevel = st->n;
             break;
+        case CF_OP_FORGET: {
+            cf_stream_t *fs = &r->run->st[st->client];
+            for (int k = 0; k < fs->n; k++)
+                free(fs->rec[k].text);
+            fs->n = 0;
+            cl->cursor = 0;
+            break;
+        }
         case CF_OP_CLOSE:
             if (cl->fd >= 0)
                 close(cl->fd);
@@ -440,6 +453,49 @@ static void do_steps(runner_t *r)
             break;
         }
     }
+}
+
+/* the messages matching re that client c received between its last two (think)s; -1
+ * if it has not had two */
+static int last_cycle_count(runner_t *r, int c, const regex_t *re)
+{
+    const cf_stream_t *st = &r->run->st[c];
+    int last = -1, prev = -1;
+    for (int i = st->n - 1; i >= 0 && prev < 0; i--) {
+        const cf_rec_t *rec = &st->rec[i];
+        if (rec->sent || rec->note || strcmp(rec->text, "(think)") != 0)
+            continue;
+        if (last < 0)
+            last = i;
+        else
+            prev = i;
+    }
+    if (prev < 0)
+        return -1;
+    int n = 0;
+    for (int i = prev + 1; i < last; i++) {
+        const cf_rec_t *rec = &st->rec[i];
+        n += !rec->sent && !rec->note && regexec(re, rec->text, 0, NULL, 0) == 0;
+    }
+    return n;
+}
+
+/* lock-step cycles until the client's last cycle had n matches (a known place in the
+ * timer's period: see docs/conformance.md); a note if it never came */
+static void do_step_until(runner_t *r, const cf_step_t *st, int timeout_ms)
+{
+    regex_t re;
+    if (regcomp(&re, st->text, REG_EXTENDED | REG_NOSUB) != 0)
+        return;     /* checked by the parser */
+    int k = 0;
+    for (; k < st->gap; k++) {
+        do_step(r, timeout_ms);
+        if (last_cycle_count(r, st->client, &re) == st->n)
+            break;
+    }
+    if (k == st->gap)
+        note(r, st->client, "#no cycle with the count of /%s/", st->text);
+    regfree(&re);
 }
 
 /* ---- files ---------------------------------------------------------------------------- */

@@ -435,6 +435,24 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->text = xstrdup(p);
         return 0;
     }
+    if (strcmp(op, "stepuntil") == 0) {
+        int c = client_arg(s, &p, op, line, err, errlen);
+        if (c < 0)
+            return -1;
+        int n = 0;
+        if (!word(&p, w, sizeof w) || parse_int(w, &n) < 0 || n < 0 || !*p) {
+            seterr(err, errlen, line, "stepuntil: a count and a pattern expected");
+            return -1;
+        }
+        if (check_re(p, line, err, errlen) < 0)
+            return -1;
+        cf_step_t *st = add_step(s, CF_OP_STEPUNTIL, line);
+        st->client = c;
+        st->n = n;
+        st->gap = 12;      /* cycles tried: the timer's period is 3 (at most 8) cycles */
+        st->text = xstrdup(p);
+        return 0;
+    }
     if (strcmp(op, "sleep") == 0 || strcmp(op, "step") == 0) {
         int v = 1;
         if (word(&p, w, sizeof w) && (parse_int(w, &v) < 0 || v < 0 || *p)) {
@@ -487,11 +505,11 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->gap = gap;
         return 0;
     }
-    if (strcmp(op, "close") == 0) {
+    if (strcmp(op, "close") == 0 || strcmp(op, "forget") == 0) {
         int c = client_arg(s, &p, op, line, err, errlen);
         if (c < 0)
             return -1;
-        add_step(s, CF_OP_CLOSE, line)->client = c;
+        add_step(s, strcmp(op, "close") == 0 ? CF_OP_CLOSE : CF_OP_FORGET, line)->client = c;
         return 0;
     }
     if (strcmp(op, "stop") == 0 && !*p) {

@@ -27,9 +27,13 @@ typedef enum cf_op {
                         that arrives at most n ms after the message before it */
     CF_OP_SLEEP,     /* ms, still receiving */
     CF_OP_STEP,      /* n lock-step cycles */
+    CF_OP_STEPUNTIL, /* lock-step cycles (at most gap) until the client's last cycle (from
+                        one (think) to the next) held n messages matching re */
     CF_OP_SYNC,      /* client joins (n=1) or leaves (n=0) the lock-step set */
     CF_OP_STALL,     /* n times: stop the server's process group for ms, then gap ms */
     CF_OP_ZLIB,      /* compress what the client sends at level n (-1: plain) */
+    CF_OP_FORGET,    /* what the client received so far is not compared (a set-up whose
+                        course depends on when the server started) */
     CF_OP_CLOSE,     /* the client's socket is closed */
     CF_OP_STOP       /* the server is stopped (logs and stdout complete) */
 } cf_op_t;

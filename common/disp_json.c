@@ -2,6 +2,8 @@
  * 1.4, 1.5, 2.2) with jansson: objects keep their insertion order, which is the
  * reference's key order. Positions quantised to 0.0001, angles to 0.001 degrees. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "disp_json.h"
@@ -21,7 +23,8 @@ const char *const disp_ptype_names[DISP_PTYPE_FIELDS] = {
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(6))
 
-/* v quantised to q (0: as is): an integer when integral, as the reference prints it */
+/* v quantised to q (0: as is): an integer when integral, as the reference prints it;
+ * also when its 6 significant digits are (130555.97 prints as 130556, not 130556.0) */
 static json_t *jnum(double v, double q)
 {
     if (!isfinite(v))
@@ -30,6 +33,10 @@ static json_t *jnum(double v, double q)
         v = rint(v / q) * q;
     if (v == rint(v) && fabs(v) < 1e15)
         return json_integer((json_int_t)v);
+    char g[32];
+    snprintf(g, sizeof g, "%.6g", v);
+    if (!strpbrk(g, ".eEni"))
+        return json_integer((json_int_t)strtoll(g, NULL, 10));
     return json_real(v);
 }
 

@@ -80,7 +80,8 @@ static void send_msg(lp_mon_t *m, const rcg_msg_t *msg)
     if (m->version < 0 && parse_tile(msg->text, &side, &x, &y, &lines) == 0)
         n = mgw_encode_tile(m->version, msg->time, side, x, y, lines, buf, sizeof buf);
     else
-        n = mgw_encode_msg_v(m->version, msg->time, msg->board, msg->text, buf, sizeof buf);
+        n = mgw_encode_msg_v(m->version, msg->time, 0, msg->board, msg->text, buf,
+                                 sizeof buf);
     mon_send(m, buf, n);
 }
 

@@ -54,7 +54,8 @@ void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
 int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
 int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
 /* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
-int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len);
+int mgw_encode_msg_v(int version, int time, int stime, int board, const char *text, char *buf,
+                     size_t len);
 /* (msg TIME BOARD "TEXT") without its NUL (text protocols; kept for tests). */
 int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
 /* A team-graphic tile (lines: quoted XPM lines) as a message for version. */
@@ -242,7 +243,7 @@ void mgw_fset_broadcast(mgw_t *g, mgw_fset_t *f);
  * version; then this cycle's share of team-graphic tiles. */
 void mgw_fanout_show(mgw_t *g);
 /* A board message to every monitor. */
-void mgw_fanout_msg(mgw_t *g, int time, int board, const char *text);
+void mgw_fanout_msg(mgw_t *g, int time, int stime, int board, const char *text);
 /* A tile an online coach uploaded: kept, and sent to every monitor over the cycles. */
 void mgw_fanout_tile(mgw_t *g, int side, const char *text);
 /* Send the init block of p's version (one sendmmsg). */

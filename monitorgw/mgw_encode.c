@@ -119,7 +119,8 @@ int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len)
     return disp_text_msg(time, board, text, buf, len);
 }
 
-int mgw_encode_msg_v(int version, int time, int board, const char *text, char *buf, size_t len)
+int mgw_encode_msg_v(int version, int time, int stime, int board, const char *text, char *buf,
+                     size_t len)
 {
     uint8_t body[DISP_MSGINFO_SIZE];
     if (version == 1 || version == 2) {
@@ -130,7 +131,7 @@ int mgw_encode_msg_v(int version, int time, int board, const char *text, char *b
                             : (int)disp_bin_v2(DISP_MSG_MODE, body, sizeof body, (uint8_t *)buf);
     }
     if (version < 0)
-        return with_nul(disp_json_msg(time, 0, board, text, buf, len));
+        return with_nul(disp_json_msg(time, stime, board, text, buf, len));
     return with_nul(disp_text_msg(time, board, text, buf, len));
 }
 
@@ -142,7 +143,7 @@ int mgw_encode_tile(int version, int time, int side, int x, int y, const char *l
     char text[DISP_MSG_TEXT_MAX];
     if (disp_text_team_graphic(side, x, y, lines, text, sizeof text) < 0)
         return -1;
-    return mgw_encode_msg_v(version, time, DISP_MSG_BOARD, text, buf, len);
+    return mgw_encode_msg_v(version, time, 0, DISP_MSG_BOARD, text, buf, len);
 }
 
 /* ---- init block ---------------------------------------------------------------------- */

@@ -148,7 +148,7 @@ void mgw_fanout_show(mgw_t *g)
 
 /* ---- messages ----------------------------------------------------------------------- */
 typedef struct msg_arg {
-    int time, board;
+    int time, stime, board;
     const char *text;
 } msg_arg_t;
 
@@ -156,14 +156,14 @@ static int enc_msg(mgw_t *g, int version, const void *arg, char *buf, size_t len
 {
     const msg_arg_t *m = arg;
     (void)g;
-    return mgw_encode_msg_v(version, m->time, m->board, m->text, buf, len);
+    return mgw_encode_msg_v(version, m->time, m->stime, m->board, m->text, buf, len);
 }
 
-void mgw_fanout_msg(mgw_t *g, int time, int board, const char *text)
+void mgw_fanout_msg(mgw_t *g, int time, int stime, int board, const char *text)
 {
     if (g->npeers == 0)
         return;
-    msg_arg_t m = { time, board, text };
+    msg_arg_t m = { time, stime, board, text };
     mgw_fset_t f;
     memset(&f, 0, sizeof f);
     f.enc = enc_msg;
@@ -173,8 +173,8 @@ void mgw_fanout_msg(mgw_t *g, int time, int board, const char *text)
 
 void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text)
 {
-    int t = g->have_snap ? g->snap.time : 0;
-    int n = mgw_encode_msg_v(p->version, t, DISP_MSG_BOARD, text, g->out, sizeof g->out);
+    int t = g->have_snap ? g->snap.time : 0, st = g->have_snap ? g->snap.stoppage : 0;
+    int n = mgw_encode_msg_v(p->version, t, st, DISP_MSG_BOARD, text, g->out, sizeof g->out);
     if (n > 0)
         mgw_peer_send(g, p, g->out, (size_t)n);
 }

@@ -60,7 +60,7 @@ static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
     default:
         return;
     }
-    mgw_fanout_msg(g, ev->time, DISP_MSG_BOARD, text);
+    mgw_fanout_msg(g, ev->time, ev->stoppage, DISP_MSG_BOARD, text);
 }
 
 static void forward_events(mgw_t *g)

@@ -258,8 +258,45 @@ static void sort_runs(cf_lines_t *l, regex_t *re)
     }
 }
 
+/* t with every part matching re (compiled with sub-matches) replaced by with ("#" for
+ * blank, "" for strip) */
+char *cf_cmp_blank(const char *t, const regex_t *re, const char *with)
+{
+    size_t wl = strlen(with);
+    size_t cap = strlen(t) * (wl + 1) + 1, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
+    const char *p = t;
+    regmatch_t m;
+    int flags = 0;
+    while (*p && regexec(re, p, 1, &m, flags) == 0 && m.rm_eo > m.rm_so) {
+        memcpy(out + len, p, (size_t)m.rm_so);
+        len += (size_t)m.rm_so;
+        memcpy(out + len, with, wl);
+        len += wl;
+        p += m.rm_eo;
+        flags = REG_NOTBOL;
+    }
+    size_t rest = strlen(p);
+    memcpy(out + len, p, rest + 1);
+    return out;
+}
+
 static void apply_rule(const cf_rule_t *r, cf_lines_t *l)
 {
+    if (r->kind == CF_RULE_BLANK || r->kind == CF_RULE_STRIP) {
+        regex_t sub;
+        if (regcomp(&sub, r->re, REG_EXTENDED) != 0)
+            return;
+        for (int i = 0; i < l->n; i++) {
+            char *n = cf_cmp_blank(l->text[i], &sub, r->kind == CF_RULE_BLANK ? "#" : "");
+            free(l->text[i]);
+            l->text[i] = n;
+        }
+        regfree(&sub);
+        return;
+    }
     regex_t re;
     if (r->re && regcomp(&re, r->re, REG_EXTENDED | REG_NOSUB) != 0)
         return;     /* checked by the parser */

@@ -4,6 +4,7 @@
 #ifndef RCSS_CF_CMP_H
 #define RCSS_CF_CMP_H
 
+#include <regex.h>
 #include <stdio.h>
 
 #include "cf_dev.h"
@@ -48,5 +49,9 @@ typedef struct cf_cmp_count {
  * comparison. */
 void cf_cmp_scenario(const cf_scn_t *s, const cf_run_t *a, const cf_run_t *b, cf_devs_t *devs,
                      FILE *out, int max_show, int verbose, cf_cmp_count_t *count);
+
+/* t with every part that matches re (compiled without REG_NOSUB) replaced by with:
+ * "#" for the rule blank, "" for strip; a new string. */
+char *cf_cmp_blank(const char *t, const regex_t *re, const char *with);
 
 #endif

@@ -295,7 +295,8 @@ static const struct {
     { "shape", CF_RULE_SHAPE, 1 },   { "timing", CF_RULE_TIMING, 0 },
     { "seecanon", CF_RULE_SEECANON, 0 }, { "sortrun", CF_RULE_SORTRUN, 1 },
     { "cut", CF_RULE_CUT, 1 },           { "seenames", CF_RULE_SEENAMES, 0 },
-    { "ignore", CF_RULE_IGNORE, 0 },
+    { "ignore", CF_RULE_IGNORE, 0 },     { "blank", CF_RULE_BLANK, 1 },
+    { "strip", CF_RULE_STRIP, 1 },
 };
 
 static int parse_rule(cf_scn_t *s, int k, const char *rest, int line, char *err, size_t errlen)

@@ -59,6 +59,8 @@ typedef enum cf_rule_kind {
     CF_RULE_NOTIME,    /* the cycle after the message's first word becomes "T" */
     CF_RULE_SQUASH,    /* consecutive equal messages count once */
     CF_RULE_SHAPE,     /* in messages matching re every number becomes "#" */
+    CF_RULE_BLANK,     /* every part of a message that matches re becomes "#" */
+    CF_RULE_STRIP,     /* every part of a message that matches re is left out */
     CF_RULE_SEECANON,  /* see messages without the parts the reference drops at random */
     CF_RULE_SEENAMES,  /* see messages reduced to the names of what is seen */
     CF_RULE_SORTRUN,   /* each run of consecutive messages matching re is sorted */

@@ -204,3 +204,19 @@ Test(cf_dev, errors)
     cr_assert_eq(cf_dev_parse(&d, "\n* stdout ( -- why\n", err, sizeof err), -1);
     cr_assert(strstr(err, "line 2: bad pattern"), "%s", err);
 }
+
+Test(cf_cmp, blank_replaces_every_match)
+{
+    regex_t re;
+    cr_assert_eq(regcomp(&re, "\"stime\":[0-9]+", REG_EXTENDED), 0);
+    char *t = cf_cmp_blank("{\"show\":{\"time\":0,\"stime\":14,\"x\":{\"stime\":2}}}", &re, "#");
+    cr_expect_str_eq(t, "{\"show\":{\"time\":0,#,\"x\":{#}}}");
+    free(t);
+    t = cf_cmp_blank("(see 0)", &re, "#");
+    cr_expect_str_eq(t, "(see 0)");
+    free(t);
+    t = cf_cmp_blank("a\"stime\":3b\"stime\":4", &re, "");
+    cr_expect_str_eq(t, "ab", "strip");
+    free(t);
+    regfree(&re);
+}

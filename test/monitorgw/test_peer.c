@@ -239,7 +239,7 @@ Test(peer, each_monitor_gets_the_frame_of_its_own_version)
         cr_assert_gt(mgw_encode_show(&g.snap, v, want, sizeof want), 0);
         cr_expect_str_eq(buf, want, "v%d monitor got another version's frame", v);
     }
-    mgw_fanout_msg(&g, 7, 1, "(referee goal_l_1)");
+    mgw_fanout_msg(&g, 7, 0, 1, "(referee goal_l_1)");
     for (int v = 3; v <= 5; v++) {
         cr_assert_gt(recv_one(fd[v - 3], 1000, NULL), 0);
         cr_expect_str_eq(buf, "(msg 7 1 \"(referee goal_l_1)\")");
@@ -419,7 +419,7 @@ Test(peer, binary_monitors_get_fixed_size_datagrams)
     cr_expect_eq(be16(buf), 1);
     cr_expect_eq(be16(buf + 4 + 40), 1, "ball x 1.5 x 65536 = 0x00018000");
     cr_expect_eq(be16(buf + 4 + 1464), 17);
-    mgw_fanout_msg(&g, 17, 1, "(referee kick_off_l)");
+    mgw_fanout_msg(&g, 17, 0, 1, "(referee kick_off_l)");
     cr_assert_eq(recv_one(v1, 1000, NULL), 2052);
     cr_expect_eq(be16(buf), 2, "MSG_MODE");
     cr_expect_eq(be16(buf + 2), 1, "MSG_BOARD");
@@ -459,7 +459,7 @@ Test(peer, json_monitors_get_objects)
     cr_assert_gt(recv_one(fd, 1000, NULL), 0);
     cr_expect(strncmp(buf, "{\"show\":{\"time\":0,\"mode\":\"before_kick_off\",", 43) == 0,
               "%.80s", buf);
-    mgw_fanout_msg(&g, 3, 1, "(referee \"x\")");
+    mgw_fanout_msg(&g, 3, 0, 1, "(referee \"x\")");
     cr_assert_gt(recv_one(fd, 1000, NULL), 0);
     cr_expect_str_eq(buf, "{\"msg\":{\"time\":3,\"board\":1,\"message\":\"(referee \\\"x\\\")\"}}");
     close(fd);

@@ -441,7 +441,12 @@ static void port_from_player(ngw_t *g, ngw_port_t *p, int idx, char *text, size_
                              const struct sockaddr_storage *from)
 {
     if (g->r->client[idx].version >= 8.0) {
-        ngw_udp_sendto(p->fd, from, E_INIT_PORT);
+        /* from the player's own socket, as the reference answers (its other gateway's
+         * socket is out of reach: then from the init port) */
+        if (g->cl[idx].used && g->r->client[idx].owner_gw == g->index)
+            ngw_udp_send(g->cl[idx].fd, E_INIT_PORT);
+        else
+            ngw_udp_sendto(p->fd, from, E_INIT_PORT);
         return;
     }
     if (g->cl[idx].used && g->r->client[idx].owner_gw == g->index)

@@ -299,6 +299,7 @@ static int pump(runner_t *r, long long deadline, int (*stop_fn)(runner_t *, void
 /* ---- steps ---------------------------------------------------------------------------- */
 
 static void do_step_until(runner_t *r, const cf_step_t *st, int timeout_ms);
+static void do_forget(runner_t *r, const cf_step_t *st);
 
 typedef struct wait_arg {
     int     client;
@@ -435,14 +436,9 @@ static void do_steps(runner_t *r)
         case CF_OP_ZLIB:
             cl->zlevel = st->n;
             break;
-        case CF_OP_FORGET: {
-            cf_stream_t *fs = &r->run->st[st->client];
-            for (int k = 0; k < fs->n; k++)
-                free(fs->rec[k].text);
-            fs->n = 0;
-            cl->cursor = 0;
+        case CF_OP_FORGET:
+            do_forget(r, st);
             break;
-        }
         case CF_OP_CLOSE:
             if (cl->fd >= 0)
                 close(cl->fd);
@@ -496,6 +492,28 @@ static void do_step_until(runner_t *r, const cf_step_t *st, int timeout_ms)
     if (k == st->gap)
         note(r, st->client, "#no cycle with the count of /%s/", st->text);
     regfree(&re);
+}
+
+/* what the client received so far (all of it, or what matches the step's pattern) is
+ * left out of the comparison */
+static void do_forget(runner_t *r, const cf_step_t *st)
+{
+    cf_stream_t *fs = &r->run->st[st->client];
+    regex_t re;
+    int all = !st->text;
+    if (!all && regcomp(&re, st->text, REG_EXTENDED | REG_NOSUB) != 0)
+        return;
+    int n = 0;
+    for (int k = 0; k < fs->n; k++) {
+        if (all || (!fs->rec[k].sent && regexec(&re, fs->rec[k].text, 0, NULL, 0) == 0))
+            free(fs->rec[k].text);
+        else
+            fs->rec[n++] = fs->rec[k];
+    }
+    fs->n = n;
+    r->cl[st->client].cursor = n;
+    if (!all)
+        regfree(&re);
 }
 
 /* ---- files ---------------------------------------------------------------------------- */

@@ -510,7 +510,16 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         int c = client_arg(s, &p, op, line, err, errlen);
         if (c < 0)
             return -1;
-        add_step(s, strcmp(op, "close") == 0 ? CF_OP_CLOSE : CF_OP_FORGET, line)->client = c;
+        int close_op = strcmp(op, "close") == 0;
+        if (*p && (close_op || check_re(p, line, err, errlen) < 0)) {
+            if (close_op)
+                seterr(err, errlen, line, "close: nothing expected after the client");
+            return -1;
+        }
+        cf_step_t *st = add_step(s, close_op ? CF_OP_CLOSE : CF_OP_FORGET, line);
+        st->client = c;
+        if (*p)
+            st->text = xstrdup(p); /* forget: only what matches */
         return 0;
     }
     if (strcmp(op, "stop") == 0 && !*p) {

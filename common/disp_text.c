@@ -1,21 +1,23 @@
 /* disp_text.c -- (show ...) frames of monitor protocols 3, 4, 5 (and the text game-log
  * lines), (msg ...) lines and team-graphic tiles (spec monitor-log-coach.md 1.4, 1.5).
- * Numbers as the reference's streams print them (%g, 6 digits) after quantising
- * positions to 0.0001 and angles to 0.001 degrees. */
+ * Numbers as the reference's streams print them (%g, 6 digits, the sign of a zero kept)
+ * after quantising positions to 0.0001 and angles to 0.001 degrees. */
 #include <math.h>
 #include <stdio.h>
 #include "disp_text.h"
 #include "playmode.h"
 #include "strbuf.h"
 
-/* " v" with v quantised to q (q = 0: as is) */
+/* " v" with v quantised to q (q = 0: as is), the sign of a zero kept: a small negative
+ * quantised to -0 prints "-0", as the reference's streams print it */
 static void enc_real(strbuf_t *e, double v, double q)
 {
     if (!isfinite(v))
         v = 0.0;
     if (q > 0.0)
         v = rint(v / q) * q;
-    strbuf_real(e, v);
+    strbuf_putc(e, ' ');
+    strbuf_g6(e, v);
 }
 
 /* " N" */

@@ -34,7 +34,7 @@ void fx_busy(shm_snapshot_sh_t *s, int t)
     s->ball.x = 10.123456 + t * 0.37;
     s->ball.y = -3.00004;  /* quantised to -3 */
     s->ball.vx = 1.5 / (t + 1);
-    s->ball.vy = -0.00004; /* quantised to -0: printed 0 */
+    s->ball.vy = -0.00004; /* quantised to -0: printed -0, as the reference prints it */
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         shm_player_sh_t *p = &s->player[i];
         if (i == 10 || i == 21)

@@ -74,7 +74,7 @@ Test(rec_fmt, show_line_per_version)
     shm_snapshot_sh_t s;
     fx_busy(&s, 7);
     cr_assert_eq(rec_fmt_v4.show(&out, &s), 0);
-    const char *start = "(show 7 ((b) 12.7135 -3 0.1875 0) ((l 1) 0 0x9 ";
+    const char *start = "(show 7 ((b) 12.7135 -3 0.1875 -0) ((l 1) 0 0x9 ";
     cr_expect(strncmp(out.p, start, strlen(start)) == 0, "%.80s", out.p);
     cr_expect_null(strstr(out.p, "(pm"));
     cr_expect_null(strstr(out.p, "(tm"));

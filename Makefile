@@ -181,12 +181,14 @@ e2e:
 	@echo "e2e: skipped, the gateway programs are not in the tree yet"
 endif
 
-# The README's test command: deps, then the normal build's tests, then the same under
-# ASan+UBSan in a separate build directory.
+# The README's test command: deps, then the normal build's tests and the conformance
+# suite's determinism run (every scenario twice against this server), then the tests
+# under ASan+UBSan in a separate build directory.
 test: deps
 	$(MAKE) conf-check
 	$(MAKE) -j2 all
 	$(MAKE) unit e2e
+	$(MAKE) conformance
 	$(MAKE) -j2 BUILD=$(BUILD)-san SAN=1 all
 	$(MAKE) BUILD=$(BUILD)-san SAN=1 unit e2e
 

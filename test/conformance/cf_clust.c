@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf_mem.h"
 #include "cf_clust.h"
 
 static int dbl_cmp(const void *a, const void *b)
@@ -16,11 +17,7 @@ int cf_clust(const double *v, int n, double join, cf_cluster_t *out, int max)
 {
     if (n <= 0 || max <= 0)
         return 0;
-    double *s = malloc((size_t)n * sizeof *s);
-    if (!s) {
-        perror("malloc");
-        exit(1);
-    }
+    double *s = cf_xmalloc((size_t)n * sizeof *s);
     memcpy(s, v, (size_t)n * sizeof *s);
     qsort(s, (size_t)n, sizeof *s, dbl_cmp);
     int nc = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf_mem.h"
 #include "cf_clust.h"
 #include "cf_cmp.h"
 #include "cf_diff.h"
@@ -17,16 +18,6 @@
 int cf_cmp_full_lines;        /* ... unless this is set (--full) */
 #define MOVE_GAP     4       /* a message this many lines away is "moved", not two differences */
 
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        perror("strdup");
-        exit(1);
-    }
-    return d;
-}
-
 /* ---- rules ---------------------------------------------------------------------------- */
 
 static size_t zlib_prefix(const char *l)
@@ -36,7 +27,7 @@ static size_t zlib_prefix(const char *l)
 
 char *cf_cmp_notime(const char *line)
 {
-    char *out = xstrdup(line);
+    char *out = cf_xstrdup(line);
     size_t p = zlib_prefix(out);
     if (out[p] != '(')
         return out;
@@ -64,11 +55,7 @@ char *cf_cmp_notime(const char *line)
 char *cf_cmp_shape(const char *line)
 {
     size_t len = strlen(line);
-    char *out = malloc(len + 1), *o = out;
-    if (!out) {
-        perror("malloc");
-        exit(1);
-    }
+    char *out = cf_xmalloc(len + 1), *o = out;
     for (size_t i = 0; i < len; ) {
         int start = i == 0 || !(isalnum((unsigned char)line[i - 1]) || line[i - 1] == '_'
                                 || line[i - 1] == '.');
@@ -137,13 +124,9 @@ char *cf_cmp_seecanon(const char *line)
 {
     size_t pre = zlib_prefix(line);
     if (strncmp(line + pre, "(see ", 5) != 0)
-        return xstrdup(line);
+        return cf_xstrdup(line);
     size_t len = strlen(line);
-    char *out = malloc(len + 1);
-    if (!out) {
-        perror("malloc");
-        exit(1);
-    }
+    char *out = cf_xmalloc(len + 1);
     /* "(see T" is copied as it is */
     const char *p = line + pre + 5;
     p += strcspn(p, " )");
@@ -190,12 +173,8 @@ char *cf_cmp_seecanon(const char *line)
 
 static void lines_add(cf_lines_t *l, char *text, int rec)
 {
-    l->text = realloc(l->text, (size_t)(l->n + 1) * sizeof *l->text);
-    l->rec = realloc(l->rec, (size_t)(l->n + 1) * sizeof *l->rec);
-    if (!l->text || !l->rec) {
-        perror("realloc");
-        exit(1);
-    }
+    l->text = cf_xrealloc(l->text, (size_t)(l->n + 1) * sizeof *l->text);
+    l->rec = cf_xrealloc(l->rec, (size_t)(l->n + 1) * sizeof *l->rec);
     l->text[l->n] = text;
     l->rec[l->n++] = rec;
 }
@@ -213,12 +192,8 @@ char *cf_cmp_seenames(const char *line)
 {
     size_t pre = zlib_prefix(line);
     if (strncmp(line + pre, "(see ", 5) != 0)
-        return xstrdup(line);
-    char *out = malloc(strlen(line) + 1);
-    if (!out) {
-        perror("malloc");
-        exit(1);
-    }
+        return cf_xstrdup(line);
+    char *out = cf_xmalloc(strlen(line) + 1);
     const char *p = line + pre + 5;
     p += strcspn(p, " )");
     size_t o = (size_t)(p - line);
@@ -264,9 +239,7 @@ char *cf_cmp_blank(const char *t, const regex_t *re, const char *with)
 {
     size_t wl = strlen(with);
     size_t cap = strlen(t) * (wl + 1) + 1, len = 0;
-    char *out = malloc(cap);
-    if (!out)
-        abort();
+    char *out = cf_xmalloc(cap);
     const char *p = t;
     regmatch_t m;
     int flags = 0;
@@ -382,15 +355,11 @@ void cf_cmp_filter(const cf_scn_t *s, const cf_stream_t *st, cf_lines_t *out)
         if (r->sent)
             continue;
         if (r->zlib) {
-            char *t = malloc(strlen(r->text) + 8);
-            if (!t) {
-                perror("malloc");
-                exit(1);
-            }
+            char *t = cf_xmalloc(strlen(r->text) + 8);
             sprintf(t, "[zlib] %s", r->text);
             lines_add(out, t, i);
         } else {
-            lines_add(out, xstrdup(r->text), i);
+            lines_add(out, cf_xstrdup(r->text), i);
         }
     }
     const cf_rule_t *rules[64];
@@ -483,7 +452,7 @@ static void compare_lines(const cf_scn_t *s, const char *name, side_t *a, side_t
         int n = 0;
         for (int j = i; j <= last; j++)
             n += (h[j].a1 - h[j].a0) + (h[j].b1 - h[j].b0);
-        const char **lines = malloc((size_t)n * sizeof *lines);
+        const char **lines = cf_xmalloc((size_t)n * sizeof *lines);
         int k = 0;
         for (int j = i; j <= last; j++) {
             for (int x = h[j].a0; x < h[j].a1; x++)
@@ -580,7 +549,7 @@ static int timing_points(const cf_run_t *run, const cf_stream_t *st, tpoint_t **
     int64_t last_sb = -1;
     if (!st)
         return 0;
-    *out = malloc((size_t)(st->n + 1) * sizeof **out);
+    *out = cf_xmalloc((size_t)(st->n + 1) * sizeof **out);
     for (int i = 0; i < st->n; i++) {
         const cf_rec_t *r = &st->rec[i];
         if (r->sent || r->note)
@@ -634,7 +603,7 @@ static void compare_timing(const cf_scn_t *s, const char *name, const side_t *a,
 {
     tpoint_t *pa, *pb;
     int na = timing_points(a->run, a->st, &pa), nb = timing_points(b->run, b->st, &pb);
-    double *va = malloc((size_t)(na + 1) * sizeof *va), *vb = malloc((size_t)(nb + 1) * sizeof *vb);
+    double *va = cf_xmalloc((size_t)(na + 1) * sizeof *va), *vb = cf_xmalloc((size_t)(nb + 1) * sizeof *vb);
     /* the kinds, in order of first appearance in either run */
     char kinds[32][24];
     int nk = 0;

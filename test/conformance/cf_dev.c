@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cf_dev.h"
+#include "cf_mem.h"
 
 static int parse_line(cf_dev_t *e, const char *l, int line, char *err, size_t errlen)
 {
@@ -51,11 +52,7 @@ int cf_dev_parse(cf_devs_t *d, const char *text, char *err, size_t errlen)
         size_t b = strspn(l, " \t");
         if (!l[b] || l[b] == '#')
             continue;
-        d->d = realloc(d->d, (size_t)(d->n + 1) * sizeof *d->d);
-        if (!d->d) {
-            perror("realloc");
-            exit(1);
-        }
+        d->d = cf_xrealloc(d->d, (size_t)(d->n + 1) * sizeof *d->d);
         if (parse_line(&d->d[d->n], l + b, line, err, errlen) < 0) {
             cf_dev_free(d);
             return -1;

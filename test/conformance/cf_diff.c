@@ -5,27 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf_mem.h"
 #include "cf_diff.h"
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(1);
-    }
-    return p;
-}
 
 static void add_hunk(cf_hunk_t **out, int *n, int a0, int a1, int b0, int b1)
 {
     if (a0 == a1 && b0 == b1)
         return;
-    *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
-    if (!*out) {
-        perror("realloc");
-        exit(1);
-    }
+    *out = cf_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
     (*out)[(*n)++] = (cf_hunk_t){ a0, a1, b0, b1 };
 }
 
@@ -38,10 +25,10 @@ static int myers(const char *const *a, int n, const char *const *b, int m, char 
     if (max > 0 && CF_DIFF_MAX_EDITS < max)
         max = CF_DIFF_MAX_EDITS;
     /* v[d] holds the furthest x per diagonal k in [-d, d], at index k + d */
-    int **v = xmalloc((size_t)(max + 1) * sizeof *v);
+    int **v = cf_xmalloc((size_t)(max + 1) * sizeof *v);
     int found = -1;
     for (int d = 0; d <= max && found < 0; d++) {
-        v[d] = xmalloc((size_t)(2 * d + 1) * sizeof **v);
+        v[d] = cf_xmalloc((size_t)(2 * d + 1) * sizeof **v);
         for (int k = -d; k <= d; k += 2) {
             int x;
             if (d == 0)
@@ -66,7 +53,7 @@ static int myers(const char *const *a, int n, const char *const *b, int m, char 
     if (found >= 0) {
         /* walk back from (n, m), writing the moves from the end */
         int x = n, y = m, pos = n + m;
-        char *tmp = xmalloc((size_t)(n + m + 1));
+        char *tmp = cf_xmalloc((size_t)(n + m + 1));
         for (int d = found; d > 0; d--) {
             int k = x - y, pk;
             if (k == -d || (k != d && v[d - 1][k - 1 + d - 1] < v[d - 1][k + 1 + d - 1]))
@@ -110,7 +97,7 @@ int cf_diff(const char *const *a, int na, const char *const *b, int nb, cf_hunk_
     int ma = na - head - tail, mb = nb - head - tail;
     if (ma == 0 && mb == 0)
         return 0;
-    char *path = xmalloc((size_t)(ma + mb + 1));
+    char *path = cf_xmalloc((size_t)(ma + mb + 1));
     int len = myers(a + head, ma, b + head, mb, path);
     if (len < 0) {
         add_hunk(out, &n, head, head + ma, head, head + mb);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cf_cmp.h"
+#include "cf_mem.h"
 #include "cf_dev.h"
 #include "cf_proc.h"
 #include "cf_run.h"
@@ -120,10 +121,10 @@ static int list_scenarios(const char *dir, char ***out)
         size_t l = strlen(e->d_name);
         if (l < 5 || strcmp(e->d_name + l - 4, ".scn") != 0)
             continue;
-        *out = realloc(*out, (size_t)(n + 1) * sizeof **out);
+        *out = cf_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        (*out)[n++] = strdup(path);
+        (*out)[n++] = cf_xstrdup(path);
     }
     closedir(d);
     qsort(*out, (size_t)n, sizeof **out, scn_cmp);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf_mem.h"
 #include "cf_norm.h"
 
 static int digits(const char *p, int n)
@@ -27,11 +28,7 @@ char *cf_norm_line(const cf_norm_ctx_t *c, const char *in)
 {
     size_t dl = c->dir ? strlen(c->dir) : 0;
     size_t cap = strlen(in) + 64, o = 0;
-    char *out = malloc(cap);
-    if (!out) {
-        perror("malloc");
-        exit(1);
-    }
+    char *out = cf_xmalloc(cap);
     static const char seed[] = "Simulator Random Seed: ";
     static const char pid[] = "pid=";
     static const char start[] = "(start_time ";
@@ -89,11 +86,7 @@ char *cf_norm_line(const cf_norm_ctx_t *c, const char *in)
         }
         size_t rl = rep ? strlen(rep) : 1;
         while (o + rl + 1 > cap) {
-            out = realloc(out, cap *= 2);
-            if (!out) {
-                perror("realloc");
-                exit(1);
-            }
+            out = cf_xrealloc(out, cap *= 2);
         }
         if (!rep) {
             out[o++] = *p++;

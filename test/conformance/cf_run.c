@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cf_mem.h"
 #include "cf_norm.h"
 #include "cf_proc.h"
 #include "cf_run.h"
@@ -54,23 +55,13 @@ typedef struct runner {
 
 /* ---- records ---------------------------------------------------------------------- */
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        perror("realloc");
-        exit(1);
-    }
-    return q;
-}
-
 char *cf_printable(const unsigned char *data, size_t len, int keep_tab)
 {
     while (len && data[len - 1] == '\0')
         len--;
     if (len && data[len - 1] == '\n')
         len--;
-    char *out = xrealloc(NULL, len * 4 + 1), *o = out;
+    char *out = cf_xrealloc(NULL, len * 4 + 1), *o = out;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = data[i];
         if ((c < 0x20 && !(keep_tab && c == '\t')) || c >= 0x7f)
@@ -86,18 +77,14 @@ void cf_stream_add(cf_stream_t *st, int64_t t_us, int sent, int zlib, int note, 
 {
     if (st->n == st->cap) {
         st->cap = st->cap ? st->cap * 2 : 256;
-        st->rec = xrealloc(st->rec, (size_t)st->cap * sizeof *st->rec);
+        st->rec = cf_xrealloc(st->rec, (size_t)st->cap * sizeof *st->rec);
     }
     cf_rec_t *r = &st->rec[st->n++];
     r->t_us = t_us;
     r->sent = sent;
     r->zlib = zlib;
     r->note = note;
-    r->text = strdup(text);
-    if (!r->text) {
-        perror("strdup");
-        exit(1);
-    }
+    r->text = cf_xstrdup(text);
 }
 
 cf_stream_t *cf_run_stream(const cf_run_t *run, const char *name)
@@ -113,7 +100,7 @@ cf_stream_t *cf_run_stream_add(cf_run_t *run, const char *name)
     cf_stream_t *st = cf_run_stream(run, name);
     if (st)
         return st;
-    run->st = xrealloc(run->st, (size_t)(run->nst + 1) * sizeof *run->st);
+    run->st = cf_xrealloc(run->st, (size_t)(run->nst + 1) * sizeof *run->st);
     st = &run->st[run->nst++];
     memset(st, 0, sizeof *st);
     snprintf(st->name, sizeof st->name, "%s", name);
@@ -525,11 +512,11 @@ static void add_file_lines(cf_run_t *run, const char *stream, const char *path)
         return;
     cf_stream_t *st = cf_run_stream_add(run, stream);
     size_t cap = 1 << 16, len = 0;
-    unsigned char *line = xrealloc(NULL, cap);
+    unsigned char *line = cf_xrealloc(NULL, cap);
     int ch;
     while ((ch = fgetc(f)) != EOF) {
         if (len + 1 >= cap)
-            line = xrealloc(line, cap *= 2);
+            line = cf_xrealloc(line, cap *= 2);
         if (ch == '\n') {
             char *t = cf_printable(line, len, 1);
             cf_stream_add(st, 0, 0, 0, 0, t);
@@ -569,7 +556,7 @@ static void collect_files(runner_t *r)
     struct dirent *e;
     while ((e = readdir(d)) && n < 256)
         if (e->d_name[0] != '.')
-            names[n++] = strdup(e->d_name);
+            names[n++] = cf_xstrdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, name_cmp);
     cf_run_stream_add(r->run, "logfiles");
@@ -607,9 +594,9 @@ static char **build_argv(const runner_t *r, const cf_server_t *srv)
 {
     const cf_scn_t *s = r->s;
     int n = 0, cap = 16 + s->nopt_both + s->nopt_ours + s->nopt_ref;
-    char **v = xrealloc(NULL, (size_t)cap * sizeof *v);
+    char **v = cf_xrealloc(NULL, (size_t)cap * sizeof *v);
     char a[700];
-#define ADD(...) do { snprintf(a, sizeof a, __VA_ARGS__); v[n++] = strdup(a); } while (0)
+#define ADD(...) do { snprintf(a, sizeof a, __VA_ARGS__); v[n++] = cf_xstrdup(a); } while (0)
     ADD("%s", srv->exe);
     ADD("server::port=%d", r->run->port);
     ADD("server::coach_port=%d", r->run->port + 1);
@@ -698,8 +685,8 @@ int cf_run_scenario(const cf_scn_t *s, const cf_server_t *srv, cf_run_t *run, in
         return -1;
     }
     run->problem[0] = '\0';
-    r.buf = xrealloc(NULL, DGRAM_MAX);
-    r.zbuf = xrealloc(NULL, INFLATE_MAX);
+    r.buf = cf_xrealloc(NULL, DGRAM_MAX);
+    r.zbuf = cf_xrealloc(NULL, INFLATE_MAX);
     for (int i = 0; i < s->nclient; i++) {
         client_t *cl = &r.cl[i];
         cl->fd = open_client();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cf_mem.h"
 #include "cf_scn.h"
 
 #define MAX_VARS  8
@@ -42,31 +43,11 @@ static void seterr(char *err, size_t errlen, int line, const char *fmt, ...)
         snprintf(err, errlen, "%s", msg);
 }
 
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        perror("strdup");
-        exit(1);
-    }
-    return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        perror("realloc");
-        exit(1);
-    }
-    return q;
-}
-
 static void push_line(xbuf_t *b, int line, char *text)
 {
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 64;
-        b->v = xrealloc(b->v, (size_t)b->cap * sizeof *b->v);
+        b->v = cf_xrealloc(b->v, (size_t)b->cap * sizeof *b->v);
     }
     b->v[b->n].line = line;
     b->v[b->n].text = text;
@@ -137,7 +118,7 @@ static char *substitute(const char *in, const var_t *vars, int nvars, int line,
         out[o++] = *p++;
     }
     out[o] = '\0';
-    return xstrdup(out);
+    return cf_xstrdup(out);
 }
 
 static int first_word_is(const char *l, const char *w)
@@ -259,14 +240,14 @@ static void add_opt(char ***v, int *n, const char *rest)
     char w[512];
     const char *p = rest;
     while (word(&p, w, sizeof w)) {
-        *v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
-        (*v)[(*n)++] = xstrdup(w);
+        *v = cf_xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+        (*v)[(*n)++] = cf_xstrdup(w);
     }
 }
 
 static cf_step_t *add_step(cf_scn_t *s, cf_op_t op, int line)
 {
-    s->step = xrealloc(s->step, (size_t)(s->nstep + 1) * sizeof *s->step);
+    s->step = cf_xrealloc(s->step, (size_t)(s->nstep + 1) * sizeof *s->step);
     cf_step_t *st = &s->step[s->nstep++];
     memset(st, 0, sizeof *st);
     st->op = op;
@@ -325,13 +306,13 @@ static int parse_rule(cf_scn_t *s, int k, const char *rest, int line, char *err,
     }
     if (rule_words[k].has_re && check_re(p, line, err, errlen) < 0)
         return -1;
-    s->rule = xrealloc(s->rule, (size_t)(s->nrule + 1) * sizeof *s->rule);
+    s->rule = cf_xrealloc(s->rule, (size_t)(s->nrule + 1) * sizeof *s->rule);
     cf_rule_t *r = &s->rule[s->nrule++];
     memset(r, 0, sizeof *r);
     r->kind = rule_words[k].kind;
     r->line = line;
     snprintf(r->stream, sizeof r->stream, "%s", stream);
-    r->re = rule_words[k].has_re ? xstrdup(p) : NULL;
+    r->re = rule_words[k].has_re ? cf_xstrdup(p) : NULL;
     r->n = n;
     return 0;
 }
@@ -410,7 +391,7 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
                                  line);
         st->client = c;
         st->n = strcmp(op, "sendraw") == 0;     /* 1: without the terminating NUL */
-        st->text = xstrdup(p);
+        st->text = cf_xstrdup(p);
         return 0;
     }
     if (strcmp(op, "wait") == 0 || strcmp(op, "waitafter") == 0) {
@@ -433,7 +414,7 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->client = c;
         st->ms = s->timeout;
         st->n = after;
-        st->text = xstrdup(p);
+        st->text = cf_xstrdup(p);
         return 0;
     }
     if (strcmp(op, "stepuntil") == 0) {
@@ -451,7 +432,7 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->client = c;
         st->n = n;
         st->gap = 12;      /* cycles tried: the timer's period is 3 (at most 8) cycles */
-        st->text = xstrdup(p);
+        st->text = cf_xstrdup(p);
         return 0;
     }
     if (strcmp(op, "sleep") == 0 || strcmp(op, "step") == 0) {
@@ -519,7 +500,7 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         cf_step_t *st = add_step(s, close_op ? CF_OP_CLOSE : CF_OP_FORGET, line);
         st->client = c;
         if (*p)
-            st->text = xstrdup(p); /* forget: only what matches */
+            st->text = cf_xstrdup(p); /* forget: only what matches */
         return 0;
     }
     if (strcmp(op, "stop") == 0 && !*p) {
@@ -615,8 +596,8 @@ int cf_scn_parse(cf_scn_t *s, const char *name, const char *text, char *err, siz
                 seterr(err, errlen, lineno, "line too long");
                 goto out;
             }
-            src = xrealloc(src, (size_t)(nsrc + 1) * sizeof *src);
-            srcline = xrealloc(srcline, (size_t)(nsrc + 1) * sizeof *srcline);
+            src = cf_xrealloc(src, (size_t)(nsrc + 1) * sizeof *src);
+            srcline = cf_xrealloc(srcline, (size_t)(nsrc + 1) * sizeof *srcline);
             src[nsrc] = strndup(b, (size_t)(p + n - b));
             srcline[nsrc++] = lineno;
         }
@@ -652,12 +633,12 @@ int cf_scn_load(cf_scn_t *s, const char *path, char *err, size_t errlen)
         return -1;
     }
     size_t cap = 1 << 16, len = 0;
-    char *buf = xrealloc(NULL, cap);
+    char *buf = cf_xrealloc(NULL, cap);
     size_t n;
     while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
         len += n;
         if (len + 1 == cap)
-            buf = xrealloc(buf, cap *= 2);
+            buf = cf_xrealloc(buf, cap *= 2);
     }
     fclose(f);
     buf[len] = '\0';

@@ -81,15 +81,24 @@ static void publish_wake(shm_region_sh_t *r)
     shm_sem_post(&r->recorder.cycle_sem);
 }
 
-void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll)
+/* the world plus the stamps a reader orders it by: which step, when, how far the event
+ * ring had come, and the timer grid it belongs to */
+static void fill_stamped(sim_world_t *w, shm_region_sh_t *r, shm_snapshot_sh_t *s,
+                         uint64_t step, int64_t grid_ns, uint64_t poll)
 {
-    shm_snapshot_sh_t *s = shm_snap_begin(r);
     sim_publish_fill(w, r->client, s);
-    s->step = atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1;
+    s->step = step;
     s->publish_ns = shm_now_ns();
     s->event_head = shm_event_head(r);
     s->grid_ns = grid_ns;
     s->poll = poll;
+}
+
+void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll)
+{
+    shm_snapshot_sh_t *s = shm_snap_begin(r);
+    fill_stamped(w, r, s, atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1,
+                 grid_ns, poll);
     shm_snap_publish(r, s);
     publish_wake(r);
 }
@@ -101,12 +110,7 @@ void sim_publish_live(sim_world_t *w, shm_region_sh_t *r)
     int64_t grid_ns = last->grid_ns;
     uint64_t poll = last->poll;
     shm_snapshot_sh_t *s = shm_live_begin(r);
-    sim_publish_fill(w, r->client, s);
-    s->step = step;
-    s->publish_ns = shm_now_ns();
-    s->event_head = shm_event_head(r);
-    s->grid_ns = grid_ns;
-    s->poll = poll;
+    fill_stamped(w, r, s, step, grid_ns, poll);
     shm_live_publish(r, s);
     publish_wake(r);
 }

@@ -15,6 +15,7 @@
 #include "e2e.h"
 #include "e2e_logs.h"
 #include "e2e_trainer.h"
+#include "../monitorgw/kwy_expect.h"
 
 static char buf[65536];
 
@@ -116,19 +117,6 @@ Test(keepaway, episodes, .timeout = 60)
  * previous end), its end (the cycle of the referee's "training Keepaway 1"), the duration
  * and o/t by how the test ended it. */
 
-static const char KWY_HEADER[] =
-    "# Keepers: 3\n"
-    "# Takers:  2\n"
-    "# Region:  20 x 20\n"
-    "#\n"
-    "# Description of Fields:\n"
-    "# 1) Episode number\n"
-    "# 2) Start time in simulator steps (100ms)\n"
-    "# 3) End time in simulator steps (100ms)\n"
-    "# 4) Duration in simulator steps (100ms)\n"
-    "# 5) (o)ut of bounds / (t)aken away\n"
-    "#\n";
-
 typedef struct ka_scene {
     e2e_group_t   g;
     e2e_client_t *h, *t;
@@ -226,7 +214,7 @@ Test(keepaway, kwy_log, .timeout = 90)
     ka_scene_t k;
     ka_join(&k, &s);
     static char want[8192];
-    snprintf(want, sizeof want, "%s", KWY_HEADER);
+    snprintf(want, sizeof want, "%s", KWY_HEADER_3_2);
     cr_expect(file_is(running, want, 3000), "the header at the first play_on");
 
     int e1 = ka_ball_out(&k);
@@ -285,7 +273,7 @@ Test(keepaway, kwy_fixed_name_and_off, .timeout = 60)
     ka_scene_t k;
     ka_join(&k, &s);
     static char want[4096];
-    snprintf(want, sizeof want, "%s", KWY_HEADER);
+    snprintf(want, sizeof want, "%s", KWY_HEADER_3_2);
     int e1 = ka_taken(&k);
     add_row(want, sizeof want, 1, 0, e1, "t");
     cr_expect(file_is(path, want, 3000));

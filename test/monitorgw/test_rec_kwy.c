@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "rec.h"
+#include "kwy_expect.h"
 
 static char dir[64], path[128];
 static conf_t conf;
@@ -57,24 +58,12 @@ static shm_event_sh_t ev(int arg, double x, double y)
     return e;
 }
 
-static const char HEADER_3_2[] =
-    "# Keepers: 3\n"
-    "# Takers:  2\n"
-    "# Region:  20 x 20\n"
-    "#\n"
-    "# Description of Fields:\n"
-    "# 1) Episode number\n"
-    "# 2) Start time in simulator steps (100ms)\n"
-    "# 3) End time in simulator steps (100ms)\n"
-    "# 4) Duration in simulator steps (100ms)\n"
-    "# 5) (o)ut of bounds / (t)aken away\n"
-    "#\n";
 
 Test(rec_kwy, header)
 {
     rec_buf_t b = { 0 };
     rec_kwy_header(&b, 3, 2, 20.0, 20.0);
-    cr_expect_str_eq(b.p, HEADER_3_2);
+    cr_expect_str_eq(b.p, KWY_HEADER_3_2);
     rec_buf_clear(&b);
     /* the region's reals as a C++ stream prints them: six significant digits, no zeros */
     rec_kwy_header(&b, 4, 3, 25.5, 17.125);
@@ -155,11 +144,11 @@ Test(rec_kwy, written_through)
     shm_event_sh_t h = ev(0, 3, 2);
     cr_assert_eq(rec_kwy_event(&k, &h, "", 0, &conf, err, sizeof err), 0);
     slurp(buf, sizeof buf);
-    cr_expect_str_eq(buf, HEADER_3_2);
+    cr_expect_str_eq(buf, KWY_HEADER_3_2);
     shm_event_sh_t r1 = ev(1, 0, 24), r2 = ev(2, 24, 30);
     cr_assert_eq(rec_kwy_event(&k, &r1, "o", 1, &conf, err, sizeof err), 0);
     slurp(buf, sizeof buf);
-    snprintf(want, sizeof want, "%s1\t0\t24\t24\to\n", HEADER_3_2);
+    snprintf(want, sizeof want, "%s1\t0\t24\t24\to\n", KWY_HEADER_3_2);
     cr_expect_str_eq(buf, want, "the row is on disk before the file is closed");
     cr_assert_eq(rec_kwy_event(&k, &r2, "t", 1, &conf, err, sizeof err), 0);
     shm_event_sh_t other = ev(7, 1, 2);
@@ -167,7 +156,7 @@ Test(rec_kwy, written_through)
     cr_assert_eq(rec_kwy_event(&k, &other, "o", 1, &conf, err, sizeof err), 0);
     rec_file_close(&k.file, err, sizeof err);
     slurp(buf, sizeof buf);
-    snprintf(want, sizeof want, "%s1\t0\t24\t24\to\n2\t24\t30\t6\tt\n", HEADER_3_2);
+    snprintf(want, sizeof want, "%s1\t0\t24\t24\to\n2\t24\t30\t6\tt\n", KWY_HEADER_3_2);
     cr_expect_str_eq(buf, want);
 }
 
@@ -192,7 +181,7 @@ Test(rec_kwy, resume_writes_each_row_once)
     char buf[4096], err[256], want[4096];
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
-    fprintf(f, "%s1\t0\t24\t24\to\n2\t24\t30\t6\tt\n3\t30", HEADER_3_2);
+    fprintf(f, "%s1\t0\t24\t24\to\n2\t24\t30\t6\tt\n3\t30", KWY_HEADER_3_2);
     fclose(f);
     rec_kwy_t k;
     cr_assert_eq(rec_kwy_open(&k, path, 1, err, sizeof err), 0, "%s", err);
@@ -205,7 +194,7 @@ Test(rec_kwy, resume_writes_each_row_once)
     rec_file_close(&k.file, err, sizeof err);
     slurp(buf, sizeof buf);
     snprintf(want, sizeof want, "%s1\t0\t24\t24\to\n2\t24\t30\t6\tt\n3\t30\t41\t11\to\n"
-             "4\t41\t60\t19\tt\n", HEADER_3_2);
+             "4\t41\t60\t19\tt\n", KWY_HEADER_3_2);
     cr_expect_str_eq(buf, want);
     /* a fresh start (no saved state) truncates, as the reference opens its file */
     cr_assert_eq(rec_kwy_open(&k, path, 0, err, sizeof err), 0);
@@ -235,7 +224,7 @@ Test(rec_kwy, resume_a_long_file)
     char err[256];
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
-    fputs(HEADER_3_2, f);
+    fputs(KWY_HEADER_3_2, f);
     int t = 0;
     for (int e = 1; e <= 9000; e++, t += 25)
         fprintf(f, "%d\t%d\t%d\t25\t%s\n", e, t, t + 25, e % 7 ? "o" : "t");

@@ -148,6 +148,10 @@ void   sim_ref_place_in_field(struct sim_world *w);
 /* goal kick: the opponents out of the penalty area */
 void   sim_ref_place_for_goal_kick(struct sim_world *w);
 void   sim_ref_move_player(struct sim_world *w, int idx, double x, double y, int rest);
+/* (x, y) to the nearest point of the circle (cx, cy, rad); from the centre itself towards
+ * (+1, +1). A point within 1e-10 of the centre moves only rad * 1e10 times its offset (the
+ * reference's rule, which leaves it inside: its collision check then pushes it out). */
+void   sim_ref_circle_edge(double cx, double cy, double rad, double *x, double *y);
 
 /* ---- the referees: analysis and hooks, in the order the core calls them ---------- */
 void sim_ref_time_analyse(struct sim_world *w);

@@ -173,15 +173,13 @@ static void keep_offenders_back(sim_world_t *w, int side)
         sim_player_t *p = &w->pl[i];
         if (!p->sh.enabled || p->sh.side != side)
             continue;
-        double dx = p->sh.x - r->off_x, dy = p->sh.y - r->off_y, d = sqrt(dx * dx + dy * dy);
-        if (d <= 2.5) {
-            if (d == 0.0) {
-                dx = dy = SIM_REF_EPS;
-                d = sqrt(2.0) * SIM_REF_EPS;
-            }
-            sim_ref_move_player(w, i, r->off_x + dx * 2.5 / d, r->off_y + dy * 2.5 / d, 0);
+        double x = p->sh.x, y = p->sh.y, dx = x - r->off_x, dy = y - r->off_y;
+        if (sqrt(dx * dx + dy * dy) <= 2.5) {
+            sim_ref_circle_edge(r->off_x, r->off_y, 2.5, &x, &y);
+            sim_ref_move_player(w, i, x, y, 0);
         }
-        double x = p->sh.x, y = p->sh.y;
+        x = p->sh.x;
+        y = p->sh.y;
         if (x >= lo && x <= hi && y >= -HALF_W && y <= HALF_W)
             continue;
         x = fabs(x - lo) < fabs(x - hi) ? lo : hi; /* nearest vertical edge */

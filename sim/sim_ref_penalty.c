@@ -108,11 +108,9 @@ static int pen_circle_out(const sim_world_t *w, int idx)
 
 static void to_circle(sim_world_t *w, int idx, double cx, double cy, double rad)
 {
-    double dx = w->pl[idx].sh.x - cx, dy = w->pl[idx].sh.y - cy;
-    if (dx == 0.0 && dy == 0.0)
-        dx = dy = SIM_REF_EPS;
-    double d = hypot(dx, dy);
-    sim_ref_move_player(w, idx, cx + dx * rad / d, cy + dy * rad / d, 0);
+    double x = w->pl[idx].sh.x, y = w->pl[idx].sh.y;
+    sim_ref_circle_edge(cx, cy, rad, &x, &y);
+    sim_ref_move_player(w, idx, x, y, 0);
 }
 
 static int taker_rules(const sim_world_t *w, int side, int goalie, int n_out, int *outside)

@@ -45,15 +45,16 @@ static void area_edge(const area_t *a, double *x, double *y)
     }
 }
 
-/* nearest point of the circle (cx, cy, rad) to (x, y) */
-static void circle_edge(double cx, double cy, double rad, double *x, double *y)
+void sim_ref_circle_edge(double cx, double cy, double rad, double *x, double *y)
 {
     double dx = *x - cx, dy = *y - cy;
     if (dx == 0.0 && dy == 0.0)
         dx = dy = SIM_REF_EPS;
-    double d = sqrt(dx * dx + dy * dy);
-    *x = cx + dx * rad / d;
-    *y = cy + dy * rad / d;
+    /* scaled by rad / max(length, EPS), as the reference: a point closer to the centre
+     * than EPS (but not on it) lands short of the rim, inside the circle */
+    double f = rad / fmax(sqrt(dx * dx + dy * dy), SIM_REF_EPS);
+    *x = cx + dx * f;
+    *y = cy + dy * f;
 }
 
 static int in_circle(double cx, double cy, double rad, double x, double y)
@@ -142,7 +143,7 @@ static void clear_point(const clear_ctx_t *c, double sz, double *x, double *y)
 {
     double mx = HALF_L + SIM_REF_PITCH_MARGIN, my = HALF_W + SIM_REF_PITCH_MARGIN;
     double r = c->dist + sz;
-    circle_edge(c->bx, c->by, r + 1.0e-5, x, y);
+    sim_ref_circle_edge(c->bx, c->by, r + 1.0e-5, x, y);
     if (c->corner && fabs(*x) > HALF_L && fabs(*y) > HALF_W) { /* to the other side */
         *x = 2.0 * c->bx - *x;
         *y = 2.0 * c->by - *y;
@@ -201,6 +202,8 @@ void sim_ref_clear_from_ball(sim_world_t *w, int side)
         if (!clear_pass(w, &c, side))
             break;
         sim_step_collisions(w);
+        c.bx = w->ball.x; /* the circle follows the ball the collisions moved */
+        c.by = w->ball.y;
     }
 }
 
@@ -228,7 +231,7 @@ void sim_ref_place_in_own_half(sim_world_t *w)
         }
         double rad = SIM_REF_CLEAR_DIST + sz, x = p->sh.x, y = p->sh.y;
         if (side != w->ref.kick_off_side && in_circle(0.0, 0.0, rad, x, y)) {
-            circle_edge(0.0, 0.0, rad, &x, &y);
+            sim_ref_circle_edge(0.0, 0.0, rad, &x, &y);
             sim_ref_move_player(w, i, x, y, 0);
         }
     }

@@ -62,6 +62,35 @@ Test(ref_place, clearance_circle, .timeout = 10)
     cr_expect(l->sh.x == 12.0);
 }
 
+/* A player a hair off the ball (a left player left at x = -2e-17 after a move to the
+ * centre spot): the rim point is the offset scaled by radius / max(length, 1e-10), so
+ * the first pass leaves him at -2e-6, touching the ball; the collision pass flags the
+ * contact and pushes him to 0.3 + 0.085 from it; the second pass puts him on the rim.
+ * The ball at rest bounces to -0 (v *= -0.1), as a monitor sees it. */
+Test(ref_place, clearance_from_a_hair_off_the_ball, .timeout = 10)
+{
+    test_world(&w, 1, 1);
+    w.play_mode = PM_KICK_OFF_R;
+    ref_ball(&w, 0.0, 0.0, 0.0, 0.0);
+    sim_player_t *l = test_player(&w, SHM_SIDE_LEFT, 1, -2.0e-17, 0.0, 0.0);
+    sim_ref_clear_from_ball(&w, SHM_SIDE_LEFT);
+    cr_expect_float_eq(l->sh.x, -(9.15 + 0.3 + 1e-5), 1e-9, "%.17g", l->sh.x);
+    cr_expect(fabs(l->sh.y) < 1e-9);
+    cr_expect(l->sh.collision & SHM_COLL_BALL);
+    cr_expect(l->cycle_state & SIM_ST_BALL_COLLIDE);
+    cr_expect(w.ball.vx == 0.0 && signbit(w.ball.vx), "ball vx %g", w.ball.vx);
+    /* exactly on the ball's centre: towards (+1, +1), straight to the rim */
+    test_world(&w, 1, 1);
+    w.play_mode = PM_KICK_OFF_R;
+    ref_ball(&w, 0.0, 0.0, 0.0, 0.0);
+    l = test_player(&w, SHM_SIDE_LEFT, 1, 0.0, 0.0, 0.0);
+    sim_ref_clear_from_ball(&w, SHM_SIDE_LEFT);
+    double rim = (9.15 + 0.3 + 1e-5) / sqrt(2.0);
+    cr_expect_float_eq(l->sh.x, rim, 1e-9);
+    cr_expect_float_eq(l->sh.y, rim, 1e-9);
+    cr_expect(!(l->sh.collision & SHM_COLL_BALL));
+}
+
 Test(ref_place, clearance_kept_in_the_margin_and_off_the_goal_line, .timeout = 10)
 {
     test_world(&w, 1, 1);

@@ -47,6 +47,7 @@ typedef struct runner {
     cf_proc_t       proc;
     client_t        cl[CF_MAX_CLIENTS];
     long long       t0;          /* µs, CLOCK_MONOTONIC, when the server was started */
+    int64_t         anchor_us;   /* run time of the message the last waitafter matched */
     int             verbose;
     int             stopped;
     unsigned char  *buf;         /* one datagram */
@@ -318,6 +319,8 @@ static int wait_match(runner_t *r, void *arg)
         if (w->after_ms > 0 && (rec->t_us < w->from_us || prev < 0
                                 || rec->t_us - prev > (int64_t)w->after_ms * 1000))
             continue;
+        if (w->after_ms > 0)
+            r->anchor_us = rec->t_us;
         cl->cursor++;
         return 1;
     }
@@ -406,6 +409,9 @@ static void do_steps(runner_t *r)
             break;
         case CF_OP_SLEEP:
             pump(r, cf_now_us() + (long long)st->ms * 1000, NULL, NULL);
+            break;
+        case CF_OP_SLEEPTO:
+            pump(r, r->t0 + r->anchor_us + (long long)st->ms * 1000, NULL, NULL);
             break;
         case CF_OP_STEP:
             for (int k = 0; k < st->n; k++)

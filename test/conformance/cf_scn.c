@@ -435,6 +435,21 @@ static int parse_step(cf_scn_t *s, const char *op, const char *rest, int line, c
         st->text = cf_xstrdup(p);
         return 0;
     }
+    if (strcmp(op, "sleepto") == 0) {
+        int v = 0, anchored = 0;
+        if (!word(&p, w, sizeof w) || parse_int(w, &v) < 0 || v < 0 || *p) {
+            seterr(err, errlen, line, "sleepto: milliseconds expected");
+            return -1;
+        }
+        for (int i = 0; i < s->nstep; i++)
+            anchored |= s->step[i].op == CF_OP_WAIT && s->step[i].n > 0;
+        if (!anchored) {
+            seterr(err, errlen, line, "sleepto: no waitafter before it to count from");
+            return -1;
+        }
+        add_step(s, CF_OP_SLEEPTO, line)->ms = v;
+        return 0;
+    }
     if (strcmp(op, "sleep") == 0 || strcmp(op, "step") == 0) {
         int v = 1;
         if (word(&p, w, sizeof w) && (parse_int(w, &v) < 0 || v < 0 || *p)) {

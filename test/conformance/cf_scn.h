@@ -26,6 +26,8 @@ typedef enum cf_op {
     CF_OP_WAIT,      /* until a message matching re arrives (ms timeout); n > 0: one
                         that arrives at most n ms after the message before it */
     CF_OP_SLEEP,     /* ms, still receiving */
+    CF_OP_SLEEPTO,   /* until ms after the arrival of the message the last waitafter
+                        matched (joins timed from one anchor, not from each other) */
     CF_OP_STEP,      /* n lock-step cycles */
     CF_OP_STEPUNTIL, /* lock-step cycles (at most gap) until the client's last cycle (from
                         one (think) to the next) held n messages matching re */

@@ -94,6 +94,23 @@ Test(cf_scn, rules)
     cf_scn_free(&s);
 }
 
+Test(cf_scn, sleepto_counts_from_the_last_waitafter)
+{
+    cf_scn_t s;
+    char err[CF_ERR_LEN];
+    cr_assert_eq(parse(&s, "client G player\n"
+                           "waitafter G 4 ^\\(see\n"
+                           "sleepto 5\n"
+                           "sleepto 250\n",
+                       err), 0, "%s", err);
+    cr_assert_eq(s.nstep, 3);
+    cr_expect_eq(s.step[0].op, CF_OP_WAIT);
+    cr_expect_eq(s.step[0].n, 4);
+    cr_expect_eq(s.step[1].op, CF_OP_SLEEPTO);
+    cr_expect_eq(s.step[1].ms, 5);
+    cr_expect_eq(s.step[2].ms, 250);
+}
+
 Test(cf_scn, errors_name_the_line)
 {
     static const struct {
@@ -112,6 +129,8 @@ Test(cf_scn, errors_name_the_line)
         { "frobnicate\n", "line 1: unknown statement 'frobnicate'" },
         { "drop Q x\n", "line 1: unknown stream 'Q'" },
         { "client P player\nzlib P 12\n", "line 2: zlib: level -1..9" },
+        { "client P player\nwait P x\nsleepto 5\n", "line 3: sleepto: no waitafter" },
+        { "client P player\nwaitafter P 4 x\nsleepto\n", "line 3: sleepto: milliseconds" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cf_scn_t s;

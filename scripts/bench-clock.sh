@@ -5,8 +5,10 @@
 # receives each sense_body against the ideal grid first + n x 100 ms (mean period, drift,
 # p50/p99/max deviation), the CPU per cycle of each server process, whether every monitor
 # got every frame; for this server also when the sim published each snapshot
-# (rcss-clockbench reads the region). REF=path/to/rcssserver measures the reference the
-# same way (client side only). Figures are printed, never checked.
+# (rcss-clockbench reads the region). Then the see phases of the 22 players with a busy
+# core while the server is stopped 5 times for 60 ms: how many sees stayed within 7 ms of
+# where they were. REF=path/to/rcssserver measures the reference the same way (client
+# side only). Figures are printed, never checked.
 set -euo pipefail
 BINDIR=$(cd "${1:-build/bin}" && pwd)
 cycles=${2:-600}
@@ -70,8 +72,52 @@ clock_case() {
     sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
 }
 
+# see phases when the server stalls: the same load plus a busy core; rcss-benchplayers
+# stops the server's processes 5 times for 60 ms and counts the sees that stayed in place
+stall_case() {
+    local kind=$1 label=$2 work port busy
+    work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
+    works+=("$work")
+    port=$(bench_free_ports)
+    bench_start "$kind" "$work" "$port" server::auto_mode=true server::kick_off_wait=1 \
+        server::game_logging=false server::text_logging=false
+    if [ "$kind" = ours ]; then
+        for _ in $(seq 100); do
+            [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
+            sleep 0.05
+        done
+    fi
+    (while :; do :; done) &
+    busy=$!
+    bench_track "$busy"
+    "$BINDIR/rcss-benchmon" "$port" "$NMON" --from 10 --to 200 --timeout 20 \
+        >"$work/mon.log" 2>&1 &
+    bench_track "$!"
+    for _ in $(seq 100); do grep -q connected "$work/mon.log" && break; sleep 0.05; done
+    # shellcheck disable=SC2046
+    "$BINDIR/rcss-benchplayers" "$port" 22 --stalls 5 --from 10 --to 200 \
+        $(bench_pids "$kind") >"$work/players.log" 2>&1 &
+    bench_track "$!"
+    for _ in $(seq 900); do
+        grep -q "sees in place\|stalls done" "$work/players.log" 2>/dev/null && break
+        kill -0 "$BENCH_SRV" 2>/dev/null || break
+        sleep 0.1
+    done
+    bench_stop
+    echo "-- $label"
+    if ! grep -q "sees in place" "$work/players.log"; then
+        echo "   no figures; the server's and the players' logs:"
+        tail -5 "$work/server.log" "$work/players.log" | sed 's/^/   /'
+        return
+    fi
+    grep -E "^  (see phases|sees in place|  before)" "$work/players.log"
+}
+
 echo "== real time, 22 players and $NMON monitors, game cycles $from..$to"
 bench_machine
 clock_case ours "this server"
 [ -n "$REF" ] && clock_case ref "reference"
+echo "== see phases, 22 players, $NMON monitors, a busy core, the server stopped 5 x 60 ms"
+stall_case ours "this server"
+[ -n "$REF" ] && stall_case ref "reference"
 bench_machine

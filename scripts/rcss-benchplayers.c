@@ -10,11 +10,17 @@
  * /proc/PID/stat) and at its end the RSS and PSS (/proc/PID/status, smaps_rollup);
  * with --period it prints the sense_body arrival times' mean period and deviation
  * from the ideal grid (first + n x simulator_step) instead: real-time mode.
+ * With --stalls K (real time, with --pid) every player notes where in its cycle each see
+ * arrives (ms after its latest sense_body); 5 s into the window the listed processes
+ * are stopped K times for 60 ms (SIGSTOP/SIGCONT), 1.7 s apart at different moments of
+ * a cycle, and it prints how many sees stayed within 7 ms of the player's own phases
+ * from before the stalls: near a stall (up to 300 ms after it) and later.
  * Leaves on SIGINT/SIGTERM or when the server has been silent for 3 s.
  * usage: rcss-benchplayers PORT [N] [--host ADDR] [--from T --to T2] [--period]
- *                          [--step MS] [--pid NAME=PID]... */
+ *                          [--stalls K] [--step MS] [--pid NAME=PID]... */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +35,13 @@
 
 #define BENCH_MAX   22
 #define BENCH_PIDS  16
+
+#define STALL_MS        60
+#define STALL_FIRST_MS  5000    /* phases before the first stall: the baseline */
+#define STALL_GAP_MS    1723    /* not a multiple of the cycle: each stall at another moment */
+#define STALL_NEAR_MS   300     /* a see this long after a stall's end counts as near it */
+#define PHASE_TOL_MS    7.0     /* in place: this close to one of the player's own phases */
+#define PHASE_MAX       8       /* phases per player kept from the baseline */
 
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig) { (void)sig; stop_flag = 1; }
@@ -51,6 +64,11 @@ typedef struct bench {
     int64_t     *arr;      /* --period: arrival times */
     long         narr;
     int          reported;
+    int          stalls, nstalled;   /* --stalls: how many, how many done */
+    int64_t      stall_t[2 * 16];    /* start and end of each (ns) */
+    int64_t      last_sb[BENCH_MAX]; /* each player's latest sense_body (ns) */
+    struct see_rec { int64_t t; float off_ms; int player; } *see;
+    long         nsee, see_cap;
 } bench_t;
 
 static int64_t now_ns(void)
@@ -166,12 +184,85 @@ static void report_period(const bench_t *b)
     free(dev);
 }
 
+static int cmp_f(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* player i's phases from the sees before the first stall: clusters of offsets (3 ms
+ * apart at most) holding at least a tenth of them; returns how many */
+static int base_phases(const bench_t *b, int player, float *ph)
+{
+    static float off[4096];
+    int n = 0, np = 0;
+    for (long k = 0; k < b->nsee && n < 4096; k++)
+        if (b->see[k].player == player && b->see[k].t < b->stall_t[0])
+            off[n++] = b->see[k].off_ms;
+    qsort(off, (size_t)n, sizeof *off, cmp_f);
+    for (int i = 0; i < n && np < PHASE_MAX;) {
+        int j = i + 1;
+        double sum = off[i];
+        for (; j < n && off[j] - off[j - 1] <= 3.0f; j++)
+            sum += off[j];
+        if ((j - i) * 10 >= n)
+            ph[np++] = (float)(sum / (j - i));
+        i = j;
+    }
+    return np;
+}
+
+static void report_phases(const bench_t *b)
+{
+    if (b->nstalled < b->stalls || b->stalls == 0) {
+        printf("  see phases: only %d of %d stalls done in the window\n", b->nstalled, b->stalls);
+        return;
+    }
+    float ph[BENCH_MAX][PHASE_MAX];
+    int nph[BENCH_MAX];
+    for (int i = 0; i < BENCH_MAX; i++)
+        nph[i] = base_phases(b, i, ph[i]);
+    long near = 0, near_ok = 0, later = 0, later_ok = 0, before = 0, before_ok = 0;
+    for (long k = 0; k < b->nsee; k++) {
+        const struct see_rec *r = &b->see[k];
+        int ok = 0;
+        for (int j = 0; j < nph[r->player]; j++)
+            ok |= fabsf(r->off_ms - ph[r->player][j]) <= PHASE_TOL_MS;
+        int is_near = 0;
+        for (int s = 0; s < b->stalls; s++)
+            is_near |= r->t >= b->stall_t[2 * s]
+                       && r->t <= b->stall_t[2 * s + 1] + (int64_t)STALL_NEAR_MS * 1000000;
+        if (r->t < b->stall_t[0]) {
+            before++;
+            before_ok += ok;
+        } else if (is_near) {
+            near++;
+            near_ok += ok;
+        } else {
+            later++;
+            later_ok += ok;
+        }
+    }
+    printf("  see phases of player 1 before the stalls:");
+    for (int j = 0; j < nph[0]; j++)
+        printf(" %.1f", ph[0][j]);
+    printf(" ms after its sense_body\n");
+    printf("  sees in place (within %.0f ms of the player's phases before the stalls), %d"
+           " stalls of %d ms:\n", PHASE_TOL_MS, b->stalls, STALL_MS);
+    printf("    before %.1f %% of %ld, near a stall %.1f %% of %ld, later %.1f %% of %ld\n",
+           before ? 100.0 * before_ok / before : 0.0, before,
+           near ? 100.0 * near_ok / near : 0.0, near, later ? 100.0 * later_ok / later : 0.0,
+           later);
+}
+
 static void report(bench_t *b)
 {
     int cycles = b->to - b->from;
     double secs = (double)(b->t1 - b->t0) / 1e9;
     b->reported = 1;
-    if (b->period) {
+    if (b->stalls) {
+        report_phases(b);
+    } else if (b->period) {
         report_period(b);
     } else {
         printf("  cycles %d..%d          %.3f s, %.1f cycles/s, %.4f ms per cycle\n", b->from,
@@ -225,6 +316,43 @@ static void on_time(bench_t *b, int t)
     }
 }
 
+/* the next stall when it is due: every listed process stopped, 60 ms, every one
+ * continued (in the order given, the sim first) */
+static void stall_due(bench_t *b)
+{
+    if (!b->t0 || b->reported || b->nstalled >= b->stalls)
+        return;
+    int64_t due = b->t0 + ((int64_t)STALL_FIRST_MS + (int64_t)b->nstalled * STALL_GAP_MS) * 1000000;
+    if (now_ns() < due)
+        return;
+    b->stall_t[2 * b->nstalled] = now_ns();
+    for (int i = 0; i < b->nproc; i++)
+        kill(b->proc[i].pid, SIGSTOP);
+    struct timespec ts = { 0, STALL_MS * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+    for (int i = 0; i < b->nproc; i++)
+        kill(b->proc[i].pid, SIGCONT);
+    b->stall_t[2 * b->nstalled + 1] = now_ns();
+    b->nstalled++;
+}
+
+static void on_see(bench_t *b, int player)
+{
+    if (!b->t0 || b->reported || !b->last_sb[player])
+        return;
+    if (b->nsee == b->see_cap) {
+        long cap = b->see_cap ? b->see_cap * 2 : 4096;
+        void *p = realloc(b->see, (size_t)cap * sizeof *b->see);
+        if (!p)
+            return;
+        b->see = p;
+        b->see_cap = cap;
+    }
+    int64_t t = now_ns();
+    b->see[b->nsee++] = (struct see_rec){ t, (float)((t - b->last_sb[player]) / 1e6), player };
+}
+
 static int parse_args(int argc, char **argv, struct sockaddr_in *init, int *n, bench_t *b)
 {
     for (int i = 2; i < argc; i++) {
@@ -243,6 +371,11 @@ static int parse_args(int argc, char **argv, struct sockaddr_in *init, int *n, b
             i++;
         } else if (strcmp(a, "--period") == 0) {
             b->period = 1;
+        } else if (strcmp(a, "--stalls") == 0 && v) {
+            b->stalls = atoi(v);
+            if (b->stalls < 1 || b->stalls > 16)
+                return -1;
+            i++;
         } else if (strcmp(a, "--pid") == 0 && v && strchr(v, '=') && b->nproc < BENCH_PIDS) {
             bench_proc_t *p = &b->proc[b->nproc++];
             snprintf(p->name, sizeof p->name, "%.*s", (int)(strchr(v, '=') - v), v);
@@ -265,7 +398,7 @@ int main(int argc, char **argv)
     init.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (argc < 2 || parse_args(argc, argv, &init, &n, &b) < 0) {
         fprintf(stderr, "usage: %s PORT [N<=%d] [--host ADDR] [--from T --to T2] [--period]"
-                        " [--step MS] [--pid NAME=PID]...\n", argv[0], BENCH_MAX);
+                        " [--stalls K<=16] [--step MS] [--pid NAME=PID]...\n", argv[0], BENCH_MAX);
         return 1;
     }
     init.sin_port = htons((uint16_t)atoi(argv[1]));
@@ -286,7 +419,13 @@ int main(int argc, char **argv)
     long thinks = 0;
     static char buf[65536];
     while (!stop_flag) {
-        int r = poll(pfd, (nfds_t)n, 3000);
+        stall_due(&b);
+        int64_t quiet_since = now_ns();
+        int r = poll(pfd, (nfds_t)n, b.stalls ? 5 : 3000);
+        while (r == 0 && b.stalls && now_ns() - quiet_since < 3000000000LL) {
+            stall_due(&b);
+            r = poll(pfd, (nfds_t)n, 5);
+        }
         if (r == 0)
             break; /* the server is gone */
         if (r < 0 && errno != EINTR)
@@ -301,8 +440,12 @@ int main(int argc, char **argv)
             if (strcmp(buf, "(think)") == 0) {
                 send_to(pfd[i].fd, &srv[i], "(done)");
                 thinks++;
-            } else if (i == 0 && strncmp(buf, "(sense_body ", 12) == 0) {
-                on_time(&b, atoi(buf + 12));
+            } else if (strncmp(buf, "(sense_body ", 12) == 0) {
+                b.last_sb[i] = now_ns();
+                if (i == 0)
+                    on_time(&b, atoi(buf + 12));
+            } else if (b.stalls && strncmp(buf, "(see ", 5) == 0) {
+                on_see(&b, i);
             }
         }
     }
@@ -312,5 +455,6 @@ int main(int argc, char **argv)
     }
     printf("rcss-benchplayers: answered %ld (think)\n", thinks);
     free(b.arr);
+    free(b.see);
     return 0;
 }

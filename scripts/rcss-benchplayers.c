@@ -11,7 +11,7 @@
  * with --period it prints the sense_body arrival times' mean period and deviation
  * from the ideal grid (first + n x simulator_step) instead: real-time mode.
  * With --stalls K (real time, with --pid) every player notes where in its cycle each see
- * arrives (ms after its latest sense_body); 5 s into the window the listed processes
+ * arrives (ms after its latest sense_body; every other player speaks protocol 12); 5 s into the window the listed processes
  * are stopped K times for 60 ms (SIGSTOP/SIGCONT), 1.7 s apart at different moments of
  * a cycle, and it prints how many sees stayed within 7 ms of the player's own phases
  * from before the stalls: near a stall (up to 300 ms after it) and later.
@@ -131,11 +131,11 @@ static int send_to(int fd, const struct sockaddr_in *a, const char *msg)
 }
 
 /* init one player; its own port into srv. 0 ok */
-static int connect_one(int fd, const struct sockaddr_in *init, const char *team,
+static int connect_one(int fd, const struct sockaddr_in *init, const char *team, int version,
                        struct sockaddr_in *srv)
 {
     char msg[64], buf[8192];
-    snprintf(msg, sizeof msg, "(init %s (version 19))", team);
+    snprintf(msg, sizeof msg, "(init %s (version %d))", team, version);
     send_to(fd, init, msg);
     struct pollfd p = { .fd = fd, .events = POLLIN };
     while (poll(&p, 1, 3000) > 0) {
@@ -243,10 +243,13 @@ static void report_phases(const bench_t *b)
             later_ok += ok;
         }
     }
-    printf("  see phases of player 1 before the stalls:");
-    for (int j = 0; j < nph[0]; j++)
-        printf(" %.1f", ph[0][j]);
-    printf(" ms after its sense_body\n");
+    for (int p = 0; p < 2; p++) {
+        printf("  see phases of player %d (protocol %d) before the stalls:", p + 1,
+               p ? 12 : 19);
+        for (int j = 0; j < nph[p]; j++)
+            printf(" %.1f", ph[p][j]);
+        printf(" ms after its sense_body\n");
+    }
     printf("  sees in place (within %.0f ms of the player's phases before the stalls), %d"
            " stalls of %d ms:\n", PHASE_TOL_MS, b->stalls, STALL_MS);
     printf("    before %.1f %% of %ld, near a stall %.1f %% of %ld, later %.1f %% of %ld\n",
@@ -411,7 +414,12 @@ int main(int argc, char **argv)
     struct sockaddr_in srv[BENCH_MAX];
     for (int i = 0; i < n; i++) {
         pfd[i] = (struct pollfd){ .fd = socket(AF_INET, SOCK_DGRAM, 0), .events = POLLIN };
-        if (pfd[i].fd < 0 || connect_one(pfd[i].fd, &init, i % 2 ? "BenchR" : "BenchL", &srv[i]) < 0)
+        /* --stalls: every other player speaks protocol 12, whose normal view sees every
+         * 150 ms, at two moments of the cycle 50 ms apart: its phases tell whether the
+         * timer's grid held (protocol 19's normal view sees with every other sense_body) */
+        int version = b.stalls && i % 2 ? 12 : 19;
+        if (pfd[i].fd < 0
+            || connect_one(pfd[i].fd, &init, i % 2 ? "BenchR" : "BenchL", version, &srv[i]) < 0)
             return 1;
     }
     printf("rcss-benchplayers: %d players connected\n", n);

@@ -20,19 +20,25 @@ to=$((from + cycles))
 works=()
 trap 'bench_stop; rm -rf "${works[@]}"' EXIT
 
-clock_case() {
-    local kind=$1 label=$2 work port clock=""
-    work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
-    works+=("$work")
-    port=$(bench_free_ports)
-    bench_start "$kind" "$work" "$port" server::auto_mode=true server::kick_off_wait=1 \
+# a real-time server with an auto-mode kick-off and no logs; for this server, until its
+# netgw and monitorgw are up
+start_real_time() {
+    bench_start "$1" "$2" "$3" server::auto_mode=true server::kick_off_wait=1 \
         server::game_logging=false server::text_logging=false
-    if [ "$kind" = ours ]; then
+    if [ "$1" = ours ]; then
         for _ in $(seq 100); do
             [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
             sleep 0.05
         done
     fi
+}
+
+clock_case() {
+    local kind=$1 label=$2 work port clock=""
+    work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
+    works+=("$work")
+    port=$(bench_free_ports)
+    start_real_time "$kind" "$work" "$port"
     "$BINDIR/rcss-benchmon" "$port" "$NMON" --from "$from" --to "$to" --timeout 20 \
         >"$work/mon.log" 2>&1 &
     local mon=$!
@@ -79,14 +85,7 @@ stall_case() {
     work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
     works+=("$work")
     port=$(bench_free_ports)
-    bench_start "$kind" "$work" "$port" server::auto_mode=true server::kick_off_wait=1 \
-        server::game_logging=false server::text_logging=false
-    if [ "$kind" = ours ]; then
-        for _ in $(seq 100); do
-            [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
-            sleep 0.05
-        done
-    fi
+    start_real_time "$kind" "$work" "$port"
     (while :; do :; done) &
     busy=$!
     bench_track "$busy"

@@ -60,8 +60,10 @@ Test(ref_kickoff, relocation_and_first_kick, .timeout = 60)
 
 Test(ref_kickoff, before_kick_off_relocation, .timeout = 60)
 {
+    /* with this seed b1's random point of his own half is inside the circle */
+    const char *args[] = { "server::random_seed=16", NULL };
     e2e_ref_t m;
-    cr_assert_eq(e2e_ref_start(&m, NULL), 0);
+    cr_assert_eq(e2e_ref_start(&m, args), 0);
     int a1 = e2e_ref_connect(&m, "A", 0), b1 = e2e_ref_connect(&m, "B", 0);
     cr_assert_eq(e2e_ref_sync(&m), 0);
     e2e_ref_place(&m, a1, 20.0, -10.0, 0.0);
@@ -71,12 +73,16 @@ Test(ref_kickoff, before_kick_off_relocation, .timeout = 60)
     cr_expect_eq(m.time, 0, "no time before the kick-off");
     /* before the kick-off a player in the other half goes to a random point of his own
      * half; the right team (not kicking off) stays out of the circle: b1 was first sent
-     * to his own half, then to the rim if he landed inside */
+     * to his own half, then to the rim if he landed inside (see_global gives 6
+     * significant digits: a point on the rim reads up to 1e-5 inside it) */
     e2e_obj_t *a = e2e_ref_obj(&m, a1), *b = e2e_ref_obj(&m, b1);
     cr_assert(a && b);
     cr_expect(a->x <= 0.0 && a->x >= -52.5 && fabs(a->y) <= 34.0, "a1 %g %g", a->x, a->y);
     cr_expect(b->x >= 0.0 && b->x <= 52.5 && fabs(b->y) <= 34.0, "b1 %g %g", b->x, b->y);
-    cr_expect(hypot(b->x, b->y) >= 9.15 + SIZE - 1e-9, "b1 out of the circle: %g %g", b->x, b->y);
+    double d = hypot(b->x, b->y);
+    cr_expect(d >= 9.15 + SIZE - 1e-5, "b1 out of the circle: %g %g", b->x, b->y);
+    cr_expect(d <= 9.15 + SIZE + 1e-4, "b1 on the rim (else the seed no longer sends him "
+              "inside): %g %g", b->x, b->y);
     cr_expect_eq(e2e_ref_stop(&m), 0);
 }
 

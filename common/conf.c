@@ -1,5 +1,5 @@
 /* conf.c -- configuration: defaults, server.conf/player.conf, includes and the command line.
- * One grammar for files and argv (spec monitor-log-coach.md 6.1/6.2): a small lexer
+ * One grammar for files and argv (docs/protocol/config.md §1, §2): a small lexer
  * (words, quoted strings, '=', three comment styles) and an item loop that applies
  * `module::name = value` with the reference's type coercions. Fills err; never logs. */
 #include <ctype.h>

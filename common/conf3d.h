@@ -39,7 +39,7 @@ typedef struct conf3d {
     char   str[P3_COUNT][CONF_STR_LEN];
 } conf3d_t;
 
-/* The game variables the seed's monitor Init expression lists, in its order (also an
+/* The game variables the manual's monitor Init expression lists, in its order (also an
  * agent's first GameState): FieldLength ... RuleHalfTime. */
 extern const conf3d_id_t conf3d_game_vars[];
 extern const int conf3d_n_game_vars;

@@ -1,7 +1,7 @@
-/* disp.h -- one simulation step as the monitor protocols and game logs show it (spec
- * monitor-log-coach.md 1.4, 2.2): the input of the pure encoders disp_bin.c (v1/v2
- * binary structs), disp_text.c (v3-v5 text) and disp_json.c (JSON). Plain data, no
- * shm types: the gateway (or the recorder) fills it from a snapshot. */
+/* disp.h -- one simulation step as the monitor protocols and game logs show it (see
+ * docs/protocol/monitor.md §4; docs/protocol/logs.md §2): the input of the pure encoders
+ * disp_bin.c (v1/v2 binary structs), disp_text.c (v3-v5 text) and disp_json.c (JSON). Plain
+ * data, no shm types: the gateway (or the recorder) fills it from a snapshot. */
 #ifndef RCSS_DISP_H
 #define RCSS_DISP_H
 
@@ -12,7 +12,7 @@
 #define DISP_SCALE       16.0        /* SHOWINFO_SCALE: v1 positions, monitor commands */
 #define DISP_SCALE2      65536.0     /* SHOWINFO_SCALE2: v2/v3 reals */
 
-/* dispinfo mode values (spec 1.4) */
+/* dispinfo mode values (docs/protocol/monitor.md §4) */
 enum {
     DISP_NO_INFO, DISP_SHOW_MODE, DISP_MSG_MODE, DISP_DRAW_MODE, DISP_BLANK_MODE,
     DISP_PM_MODE, DISP_TEAM_MODE, DISP_PT_MODE, DISP_PARAM_MODE, DISP_PPARAM_MODE

@@ -1,5 +1,5 @@
 /* disp_bin.c -- monitor protocol 1/2 and binary game-log structs, written byte by byte
- * (spec monitor-log-coach.md 1.4, 2.2, Appendix A). Big-endian integers; pad bytes are
+ * (docs/protocol/monitor.md §4, §9; docs/protocol/logs.md §2). Big-endian integers; pad bytes are
  * zero; out-of-range values saturate instead of wrapping (the reference's casts are
  * undefined there). Used by monitorgw, and by the game-log recorder. */
 #include <math.h>

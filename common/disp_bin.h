@@ -1,5 +1,5 @@
 /* disp_bin.h -- the binary structs of monitor protocols 1 and 2 and of binary game logs
- * (spec monitor-log-coach.md 1.4, 2.2, Appendix A): every integer big-endian, padding
+ * (docs/protocol/monitor.md §4, §9; docs/protocol/logs.md §2): every integer big-endian, padding
  * as the x86-64 layout of the reference headers (zero bytes here), reals scaled.
  * Pure: each writes exactly its struct's size into out and returns that size. */
 #ifndef RCSS_DISP_BIN_H

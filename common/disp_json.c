@@ -1,5 +1,5 @@
-/* disp_json.c -- JSON monitor frames and JSON game-log objects (spec monitor-log-coach.md
- * 1.4, 1.5, 2.2) with jansson: objects keep their insertion order, which is the
+/* disp_json.c -- JSON monitor frames and JSON game-log objects (docs/protocol/monitor.md
+ * §4, §5; docs/protocol/logs.md §2) with jansson: objects keep their insertion order, which is the
  * reference's key order. Positions quantised to 0.0001, angles to 0.001 degrees. */
 #include <math.h>
 #include <stdio.h>

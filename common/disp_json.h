@@ -1,7 +1,7 @@
 /* disp_json.h -- the JSON forms of the monitor protocol (version -1) and of the JSON
- * game log (spec monitor-log-coach.md 1.2-1.5, 2.2), built with jansson. Pure; each
- * writes one compact NUL-terminated JSON object into buf and returns its length, or -1
- * if it does not fit. Reals are printed with 6 significant digits, as the reference's
+ * game log (docs/protocol/monitor.md §2-§5; docs/protocol/logs.md §2), built with jansson.
+ * Pure; each writes one compact NUL-terminated JSON object into buf and returns its length,
+ * or -1 if it does not fit. Reals are printed with 6 significant digits, as the reference's
  * streams; integral values without a fraction. */
 #ifndef RCSS_DISP_JSON_H
 #define RCSS_DISP_JSON_H

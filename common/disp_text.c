@@ -1,5 +1,5 @@
 /* disp_text.c -- (show ...) frames of monitor protocols 3, 4, 5 (and the text game-log
- * lines), (msg ...) lines and team-graphic tiles (spec monitor-log-coach.md 1.4, 1.5).
+ * lines), (msg ...) lines and team-graphic tiles (docs/protocol/monitor.md §4, §5).
  * Numbers as the reference's streams print them (%g, 6 digits, the sign of a zero kept)
  * after quantising positions to 0.0001 and angles to 0.001 degrees. */
 #include <math.h>

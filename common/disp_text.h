@@ -1,7 +1,7 @@
 /* disp_text.h -- the text forms of monitor protocols 3-5 and of text game logs v4-v6
- * (spec monitor-log-coach.md 1.4, 1.5, 2.2): (show ...) lines, (msg ...) lines and
- * team-graphic tiles. Pure; each writes a NUL-terminated text and returns its length,
- * or -1 if it does not fit in len. */
+ * (docs/protocol/monitor.md §4, §5; docs/protocol/logs.md §2): (show ...) lines, (msg ...)
+ * lines and team-graphic tiles. Pure; each writes a NUL-terminated text and returns its
+ * length, or -1 if it does not fit in len. */
 #ifndef RCSS_DISP_TEXT_H
 #define RCSS_DISP_TEXT_H
 

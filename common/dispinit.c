@@ -1,4 +1,4 @@
-/* dispinit.c -- the monitor init datagram (spec monitor-log-coach.md 1.1): parsed by the
+/* dispinit.c -- the monitor init datagram (docs/protocol/monitor.md §1): parsed by the
  * netgw that receives it on the player port (to refuse bad versions from that port, as
  * the reference does) and again by monitorgw when it registers the monitor. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* frame.h -- the 3D server's message framing on TCP and pipes (seed 004 1: "a length
+/* frame.h -- the 3D server's message framing on TCP and pipes (docs/protocol/3d.md §1: "a length
  * prefixed format"): a 4-byte unsigned big-endian length, then that many bytes of
  * S-expression text. Pure helpers for the gateways (which frame into libevent buffers)
  * and blocking helpers for the clients (the sample agent, the log player, the tests). */

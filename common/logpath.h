@@ -1,5 +1,5 @@
 /* logpath.h -- where game and text logs go and what they are called, as the reference
- * names them (spec monitor-log-coach.md 2.4, 3): the log directory (~ expanded, created
+ * names them (docs/protocol/logs.md §4, §6): the log directory (~ expanded, created
  * with its parents), the running name (incomplete.rcg or FIXED.rcg, ".gz" when
  * compressed) and the final name "DIR/[DATE]LEFT-vs-RIGHT.rcg[.gz]" with
  * TEAMINFO = name_[coach_]score[_penscore[w]]. Client-chosen text (team and coach names)

@@ -1,5 +1,5 @@
 /* param_msg.c -- (server_param ...), (player_param ...) and (player_type ...) messages.
- * v7 clients get fixed positional lists (spec player-sim.md 1.3); v8+ get (name value)
+ * v7 clients get fixed positional lists (docs/protocol/player.md §4); v8+ get (name value)
  * pairs in params.def order (alphabetical per module), filtered by version tag. Used by
  * netgw (players, coaches), monitorgw and the game/text log writers. */
 #include <math.h>

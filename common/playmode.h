@@ -1,5 +1,5 @@
-/* playmode.h -- play-mode indices and names (monitor protocol table; spec
- * monitor-log-coach.md 1.7) and the number formatting every text protocol uses. */
+/* playmode.h -- play-mode indices and names (monitor protocol table;
+ * docs/protocol/monitor.md §8) and the number formatting every text protocol uses. */
 #ifndef RCSS_PLAYMODE_H
 #define RCSS_PLAYMODE_H
 

@@ -1,4 +1,4 @@
-/* playmode3d.h -- the play modes of the 3D server (seed 004 2.3.7 and section 3): their
+/* playmode3d.h -- the play modes of the 3D server (docs/protocol/3d.md §3.2 and section 3): their
  * order is the monitor protocol's play_modes list, so an index is what (play_mode N)
  * in an Info expression means; the names are what GameState and (playMode NAME) use. */
 #ifndef RCSS_PLAYMODE3D_H

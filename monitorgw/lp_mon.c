@@ -1,7 +1,7 @@
 /* lp_mon.c -- the log player's UDP monitors (lp.h). A monitor sends (dispinit [version
  * V]) to the player's port, V any the reference has (1..5, -1 JSON), and is then served
- * from a socket of its own, connected to it, as the server does (spec
- * monitor-log-coach.md 1.1-1.5): the init block of its version (v1 none, v2 the binary
+ * from a socket of its own, connected to it, as the server does (see
+ * docs/protocol/monitor.md §1-§5): the init block of its version (v1 none, v2 the binary
  * parameter datagrams, v3-v5 the text messages, JSON objects; from the log's parameters,
  * mgw_encode_init), the team graphics so far, the current frame, then every frame the
  * playback shows (encoded once per version with the live encoder) and, going forward

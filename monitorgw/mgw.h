@@ -86,12 +86,12 @@ typedef struct mgw_cmd {
 
 #define MGW_E_OPERATOR "(error referee_commands_need_operator_rights)"
 
-/* Parse one command a monitor sent (spec 1.6). Positions are kept on the field plus a
- * 5 m margin; angles normalised. */
+/* Parse one command a monitor sent (docs/protocol/monitor.md §6). Positions are kept on the
+ * field plus a 5 m margin; angles normalised. */
 void mgw_parse_cmd(const char *text, size_t len, mgw_cmd_t *out);
 /* With server::coach or coach_w_referee: the trainer commands a monitor may send
- * (start, change_mode, move, recover, check_ball; spec 1.6). 1 if text is one of them
- * (out filled), 0 if it is not (then mgw_parse_cmd decides). */
+ * (start, change_mode, move, recover, check_ball; docs/protocol/monitor.md §6). 1 if text
+ * is one of them (out filled), 0 if it is not (then mgw_parse_cmd decides). */
 int  mgw_parse_coach_cmd(const char *text, mgw_cmd_t *out);
 /* (ok check_ball TIME in_field|goal_l|goal_r|out_of_field) of snapshot s; its length or
  * -1 */

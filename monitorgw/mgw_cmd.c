@@ -1,4 +1,4 @@
-/* mgw_cmd.c -- commands a monitor sends to its own port (spec monitor-log-coach.md 1.6),
+/* mgw_cmd.c -- commands a monitor sends to its own port (docs/protocol/monitor.md §6),
  * parsed into control records for the sim: dispstart, dispfoul, dispplayer, dispdiscard,
  * dispcard; dispbye; compression; with server::coach or coach_w_referee also the
  * trainer's start, change_mode, move, recover and check_ball. Pure; anything else is
@@ -120,7 +120,7 @@ static void cmd_card(const sexp_t *root, mgw_cmd_t *out)
     c->flags = cmd_unum(v[1]) | ((uint32_t)card << 8);
 }
 
-/* (compression N): any N <= 9 is accepted (spec 4.9); 0..9 zlib from the next
+/* (compression N): any N <= 9 is accepted (docs/protocol/coach.md §9); 0..9 zlib from the next
  * datagram on (0: stored blocks), a negative N back to plain */
 static void cmd_compression(const sexp_t *root, mgw_cmd_t *out)
 {

@@ -1,5 +1,5 @@
-/* mgw_encode.c -- every datagram a monitor gets, per protocol version (spec
- * monitor-log-coach.md 1.2-1.5): the snapshot as the monitor protocols see it
+/* mgw_encode.c -- every datagram a monitor gets, per protocol version (see
+ * docs/protocol/monitor.md §2-§5): the snapshot as the monitor protocols see it
  * (disp_show_t), then the binary (v1, v2), text (v3-v5) and JSON (-1) encoders of
  * common/disp_*.c. Pure: monitorgw calls these once per version per cycle. Text and
  * JSON datagrams carry their terminating NUL, binary ones their fixed size. */

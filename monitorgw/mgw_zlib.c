@@ -1,4 +1,4 @@
-/* mgw_zlib.c -- compressed monitor traffic (spec monitor-log-coach.md 4.9): after
+/* mgw_zlib.c -- compressed monitor traffic (docs/protocol/coach.md §9): after
  * (compression N) every datagram, both ways, is an independent zlib stream: the 2-byte
  * header, deflate data ending with a sync flush (00 00 ff ff), no adler trailer. Pure. */
 #include <string.h>

@@ -1,5 +1,5 @@
 /* rcg.h -- reading game logs back: rcss-logplayer and the round-trip tests. A log of any
- * version (spec monitor-log-coach.md 2.1, 2.2), plain or gzip (zlib's gzread takes both,
+ * version (docs/protocol/logs.md §1, §2), plain or gzip (zlib's gzread takes both,
  * and gzip files of several members), is read whole into
  *   - frames: one disp_show_t per show, with the play mode, team names, scores and
  *     penalties in force at that show (from the show itself or from the log's play-mode

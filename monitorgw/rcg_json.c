@@ -1,4 +1,4 @@
-/* rcg_json.c -- the JSON game log (spec monitor-log-coach.md 2.2), the inverse of
+/* rcg_json.c -- the JSON game log (docs/protocol/logs.md §2), the inverse of
  * monitorgw/rec_fmt_json.c, with jansson: after "[", one object at a time
  * (JSON_DISABLE_EOF_CHECK gives where each ends), each {"KIND":{...}}: version and
  * timestamp (skipped), server_param / player_param (the parameters), player_type,

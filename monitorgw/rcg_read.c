@@ -1,5 +1,5 @@
 /* rcg_read.c -- game logs back into frames (rcg.h): the whole file into memory (plain
- * or gzip), the version from its first bytes (spec monitor-log-coach.md 2.1: "[" JSON,
+ * or gzip), the version from its first bytes (docs/protocol/logs.md §1: "[" JSON,
  * "ULG" + byte 2 or 3 binary, "ULG4".."ULG6" + newline text, otherwise version 1, whose
  * first record must then be a show or a message), then the version's reader
  * (rcg_bin.c, rcg_text.c, rcg_json.c) fills the frames and messages through the builder

@@ -1,5 +1,6 @@
 /* rcg_show.c -- one (show ...) line back into a disp_show_t (rcg.h), the inverse of
- * common/disp_text.c's disp_text_show for monitor versions 3-5 and text logs (spec 1.4):
+ * common/disp_text.c's disp_text_show for monitor versions 3-5 and text logs
+ * (docs/protocol/monitor.md §4):
  *   (show T [(pm N)] [(tm L R SL SR [pens])] ((b) X Y VX VY) PLAYER x 22)
  *   PLAYER = ((S U) TYPE STATE X Y VX VY BODY NECK [PX PY] (v Q W) [(fp D DIR)]
  *            (s ST EF REC [CAP]) [(f S U)] (c K D T CA MV TN CV SAY TA PT AT [CF]))
@@ -184,7 +185,8 @@ static void team_info(cur_t *c, disp_show_t *s)
     lit(c, ")");
 }
 
-/* players not in the line: unconnected, where the reference lists them (spec 1.4) */
+/* players not in the line: unconnected, where the reference lists them
+ * (docs/protocol/monitor.md §4) */
 static void no_players(disp_show_t *s)
 {
     for (int i = 0; i < DISP_PLAYERS; i++) {

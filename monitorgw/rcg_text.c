@@ -1,4 +1,4 @@
-/* rcg_text.c -- text game logs, versions 4-6 (spec monitor-log-coach.md 2.2): one item per
+/* rcg_text.c -- text game logs, versions 4-6 (docs/protocol/logs.md §2): one item per
  * line after "ULGn". The parameter lines set the log's parameters and player types,
  * (playmode T name) and (team T L R SL SR [pens]) the state the next shows carry,
  * (msg T B "text") is kept, (show ...) becomes a frame (rcg_show.c). A last line without

@@ -1,7 +1,7 @@
 /* rec.h -- rcss-recorder: the game log (.rcg), the text log (.rcl) and the keepaway log
  * (.kwy), written from the region's snapshot and event rings in a process of its own, so
- * the sim never waits on a disk and a crashed gateway loses nothing (spec
- * monitor-log-coach.md 2, 3, 7.4).
+ * the sim never waits on a disk and a crashed gateway loses nothing (see
+ * docs/protocol/logs.md §6; docs/protocol/referee.md §14).
  *   rec_buf.c       growable byte buffer every writer appends to
  *   rec_fmt.c       the game log formats by version: one small module per family
  *   rec_fmt_bin.c   versions 1, 2, 3 (binary structs)
@@ -91,7 +91,7 @@ extern const rec_fmt_t rec_fmt_v1, rec_fmt_v2, rec_fmt_v3;
 extern const rec_fmt_t rec_fmt_v4, rec_fmt_v5, rec_fmt_v6;
 extern const rec_fmt_t rec_fmt_json;
 
-/* ---- rec_game.c: what is written when (spec 2.3) ---- */
+/* ---- rec_game.c: what is written when (docs/protocol/logs.md §3) ---- */
 typedef struct rec_game {
     const rec_fmt_t     *fmt;
     int                  record_messages; /* server::record_messages */
@@ -120,7 +120,7 @@ void rec_game_finish(rec_game_t *g, const shm_snapshot_sh_t *last, int64_t start
 int  rec_teaminfo(const shm_snapshot_sh_t *s, const char coach[2][SHM_TEAM_NAME_LEN],
                   char *out, size_t len);
 
-/* ---- rec_text.c: text log lines (spec 3) ---- */
+/* ---- rec_text.c: text log lines (docs/protocol/logs.md §6) ---- */
 /* "TIME,STOPPAGE\tRecv TEAM_UNUM: raw" (players), "Recv Coach: raw" (trainer),
  * "Recv TEAM_Coach: raw" (online coaches), "(referee msg)"; other kinds write nothing.
  * team holds the names of the snapshot the event belongs to. Returns 1 if a line was
@@ -161,7 +161,7 @@ int  rec_file_rename(rec_file_t *f, const char *path, char *err, size_t errlen);
 /* Compress data as one gzip member at level into out (tests and the flush). 0 or -1. */
 int  rec_gzip_member(const void *data, size_t len, int level, rec_buf_t *out);
 
-/* ---- rec_kwy.c: the keepaway log (spec monitor-log-coach.md 7.4) ---- */
+/* ---- rec_kwy.c: the keepaway log (docs/protocol/referee.md §14) ---- */
 typedef struct rec_kwy {
     rec_file_t file;
     int        header;        /* the "#" header is in the file */

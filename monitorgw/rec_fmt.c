@@ -1,5 +1,5 @@
 /* rec_fmt.c -- the game log formats this server writes, by server::game_log_version
- * (spec monitor-log-coach.md 2.1): binary 1-3 (rec_fmt_bin.c), text 4-6
+ * (docs/protocol/logs.md §1): binary 1-3 (rec_fmt_bin.c), text 4-6
  * (rec_fmt_text.c), JSON -1 (rec_fmt_json.c). A format is one module filling a rec_fmt_t
  * (rec.h); adding one is a new rec_fmt_*.c file and a line in this table. */
 #include <stddef.h>

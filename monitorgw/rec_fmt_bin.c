@@ -1,5 +1,5 @@
-/* rec_fmt_bin.c -- game log versions 1, 2 and 3: binary structs (spec
- * monitor-log-coach.md 1.4, 2.1, 2.2; common/disp_bin.c writes the structs).
+/* rec_fmt_bin.c -- game log versions 1, 2 and 3: binary structs (see
+ * docs/protocol/monitor.md §4; docs/protocol/logs.md §1, §2; common/disp_bin.c writes the structs).
  *   v1: no header; each item a whole 2052-byte dispinfo_t (SHOW_MODE + showinfo_t,
  *       MSG_MODE + msginfo_t); referee messages are recorded even without
  *       server::record_messages (the reference's rule for v1).

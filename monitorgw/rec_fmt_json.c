@@ -1,5 +1,5 @@
-/* rec_fmt_json.c -- the JSON game log (server::game_log_version=-1; spec
- * monitor-log-coach.md 2.1, 2.2), as the reference 19 lays it out: one JSON array, one
+/* rec_fmt_json.c -- the JSON game log (server::game_log_version=-1;
+ * docs/protocol/logs.md §1, §2), as the reference 19 lays it out: one JSON array, one
  * compact object per line, each line after the first ended by its comma:
  *   [
  *   {"version":"19.0.0"},

@@ -1,5 +1,5 @@
-/* rec_fmt_text.c -- game log versions 4, 5 and 6: one text line per item (spec
- * monitor-log-coach.md 2.1, 2.2). The header line "ULGn", the parameter messages of a
+/* rec_fmt_text.c -- game log versions 4, 5 and 6: one text line per item (see
+ * docs/protocol/logs.md §1, §2). The header line "ULGn", the parameter messages of a
  * v3+ monitor, (msg T B "text") with newlines turned into spaces, (playmode T name),
  * (team T L R SL SR [penalties]) and (show T ...) as the monitor show of version n - 1
  * without its (pm) and (tm) parts (disp_text_show with DISP_TEXT_LOG). */

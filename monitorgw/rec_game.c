@@ -1,5 +1,5 @@
-/* rec_game.c -- what the game log says and when, for any format (spec
- * monitor-log-coach.md 2.3): the head at the start; for each step's snapshot after the
+/* rec_game.c -- what the game log says and when, for any format (see
+ * docs/protocol/logs.md §3): the head at the start; for each step's snapshot after the
  * kick-off (and the first one of time_over) a (playmode) item when the mode changed, a (team) item
  * when names, scores or penalties changed, then the show; messages as they come (team
  * graphics always, referee/says/coach/received commands/substitutions only with
@@ -30,7 +30,8 @@ void rec_game_start(rec_game_t *g, const rec_head_t *h)
     g->fmt->head(g->out, h);
 }
 
-/* the record_messages copies (spec 2.3); mode is the play mode of the event's snapshot */
+/* the record_messages copies (docs/protocol/logs.md §3); mode is the play mode of the
+ * event's snapshot */
 static void game_message(rec_game_t *g, const shm_event_sh_t *ev, const char *text,
                          size_t len, const shm_snapshot_sh_t *snap)
 {

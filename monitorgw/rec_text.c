@@ -1,5 +1,5 @@
-/* rec_text.c -- lines of the text log (.rcl), as the reference writes them (spec
- * monitor-log-coach.md 3): "TIME,STOPPAGE<TAB>TEXT" for every datagram received from a
+/* rec_text.c -- lines of the text log (.rcl), as the reference writes them (see
+ * docs/protocol/logs.md §6): "TIME,STOPPAGE<TAB>TEXT" for every datagram received from a
  * player ("Recv TEAM_UNUM: ..."), the trainer ("Recv Coach: ...") or an online coach
  * ("Recv TEAM_Coach: ..."), and every referee message ("(referee ...)"). A newline inside
  * a client's text becomes a space, so each entry stays one line. Pure: rec_main.c feeds

@@ -1,4 +1,4 @@
-/* clang.h -- the standard coach language, CLANG 7 and 8 (spec monitor-log-coach.md 5),
+/* clang.h -- the standard coach language, CLANG 7 and 8 (docs/protocol/clang.md),
  * as the online coach says it: a hand-written recursive-descent parser over the lists
  * of common/sexp (clang_parse.c) whose atoms are split into the language's tokens by
  * clang_lex.c, building a small tree in a caller-supplied workspace, and the canonical

@@ -1,4 +1,4 @@
-/* netgw_audio.c -- what the players this gateway serves hear (spec player-sim.md 5),
+/* netgw_audio.c -- what the players this gateway serves hear (docs/protocol/player.md §7),
  * from the sim's events: referee messages at once; another player's say at once for a
  * v1-v7 listener (if within audio_cut_dist and its capacity for the speaker's team
  * allows), or cached for a v8+ listener and released at the start of the next cycle

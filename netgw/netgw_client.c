@@ -58,9 +58,9 @@ static void client_done(ngw_t *g, int idx)
     shm_synch_done(g->r, idx, &g->done_hint);
 }
 
-/* (change_view W [Q]) (spec 2): in synch-see mode a low-quality request is ignored
- * entirely; otherwise width and quality are set (the one-argument form means high)
- * and the sim counts it */
+/* (change_view W [Q]) (docs/protocol/player.md §10): in synch-see mode a low-quality
+ * request is ignored entirely; otherwise width and quality are set (the one-argument form
+ * means high) and the sim counts it */
 static void client_change_view(ngw_t *g, int idx, const proto_item_t *it)
 {
     shm_client_sh_t *e = &g->r->client[idx];

@@ -1,5 +1,5 @@
 /* netgw_cmd.c -- player datagrams parsed the way the reference's command grammar reads
- * them (spec player-sim.md 2): a tokenizer with the reference's token rules (numbers,
+ * them (docs/protocol/player.md §10): a tokenizer with the reference's token rules (numbers,
  * words, quoted strings and the unquoted say that swallows the rest of its run), then
  * one command after another into an ordered list of items: records for the sim's ring,
  * replies, and what the gateway does itself (view mode, ear, compression, sense_body,

@@ -1,5 +1,5 @@
-/* netgw_coach.h -- the trainer and online-coach protocol as pure functions (spec
- * monitor-log-coach.md 4): the first datagram on the trainer / online-coach port, every
+/* netgw_coach.h -- the trainer and online-coach protocol as pure functions (see
+ * docs/protocol/coach.md): the first datagram on the trainer / online-coach port, every
  * later command parsed into a coach_cmd_t (netgw_coachcmd.c), the visual messages built
  * from a snapshot (see_global, ok look, check_ball, team_names: netgw_coachsee.c) and
  * the hear / notice formats coaches and players get for coach traffic

@@ -1,5 +1,5 @@
 /* netgw_coachcmd.c -- datagrams of the trainer and of online coaches parsed into
- * coach_cmd_t (netgw_coach.h; spec monitor-log-coach.md 4.2-4.4). The reference reads
+ * coach_cmd_t (netgw_coach.h; docs/protocol/coach.md §2-§4). The reference reads
  * these with scanf patterns, so the small scanner below reproduces what those patterns
  * accept: a command word of [-0-9a-zA-Z.+*\/?<>_], whitespace skipped where the pattern
  * has a blank, numbers as strtod/strtol read them, anything after the last field

@@ -1,8 +1,8 @@
-/* netgw_coachhear.c -- the hear messages and notices of coach traffic (spec
- * monitor-log-coach.md 4.6, 5.3): what the trainer (with its ear on), an online coach
- * and players hear of the referee, of the trainer's say, of a v<7 coach's freeform, of
- * released coach-language messages and of players' says, and the substitution and
- * goalie notices. Names: referee, coach (the trainer to v7+ players),
+/* netgw_coachhear.c -- the hear messages and notices of coach traffic (see
+ * docs/protocol/coach.md §6; docs/protocol/clang.md §3): what the trainer (with its ear
+ * on), an online coach and players hear of the referee, of the trainer's say, of a v<7
+ * coach's freeform, of released coach-language messages and of players' says, and the
+ * substitution and goalie notices. Names: referee, coach (the trainer to v7+ players),
  * online_coach_left / online_coach_right. Pure. */
 #include <stdio.h>
 #include "netgw_coach.h"

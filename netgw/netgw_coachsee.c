@@ -1,4 +1,4 @@
-/* netgw_coachsee.c -- what coaches see (spec monitor-log-coach.md 4.5): see_global and
+/* netgw_coachsee.c -- what coaches see (docs/protocol/coach.md §5): see_global and
  * the (ok look ...) reply with the goals (right first), the ball and every enabled
  * player in left-team coordinates, numbers as C++ streams print them (%g, not
  * quantised); the long v<7 names with angles before velocities; from v8 the pointing

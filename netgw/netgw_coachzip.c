@@ -1,5 +1,5 @@
-/* netgw_coachzip.c -- (compression N) for the trainer and online coaches (spec
- * monitor-log-coach.md 4.9). After (ok compression N) with N from 0 to 9 (sent plain),
+/* netgw_coachzip.c -- (compression N) for the trainer and online coaches (see
+ * docs/protocol/coach.md §9). After (ok compression N) with N from 0 to 9 (sent plain),
  * every message to the coach is one independent zlib stream: the zlib header, the
  * deflated text with its NUL, a sync flush (00 00 ff ff) and no trailer, as a deflate
  * stream reset after each message gives; level 0 still wraps the text (stored blocks).

@@ -1,5 +1,5 @@
 /* netgw_full.c -- (fullstate ...) for a player whose side has server::fullstate_l/_r
- * on, sent right after its sense_body (spec player-sim.md 1.7). Everything in the
+ * on, sent right after its sense_body (docs/protocol/player.md §8). Everything in the
  * absolute, unmirrored frame. Layouts: v5-v7 (values rounded, the reference's score
  * quirk), v8-v12, v13 (stamina capacity, t/k flag), v14-v17 (goalie id with type,
  * t/k/f and y/r flags), v18+ (focus point, change_focus count). v1-v4 get none.

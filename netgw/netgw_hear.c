@@ -1,4 +1,4 @@
-/* netgw_hear.c -- what a player hears (spec player-sim.md 1.6 and 5), as pure functions:
+/* netgw_hear.c -- what a player hears (docs/protocol/player.md §7), as pure functions:
  * the message forms by protocol version (other players, self, coaches and the trainer,
  * the referee), the v8+ release rules (which cached message comes next: the attention
  * target's first, otherwise any, at random; full form if the capacity for the speaker's

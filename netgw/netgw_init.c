@@ -1,5 +1,5 @@
-/* netgw_init.c -- the first datagram of a player on the init port (spec player-sim.md
- * 1.1), read the way the reference scans it: "(init " TEAM, then everything up to the
+/* netgw_init.c -- the first datagram of a player on the init port (docs/protocol/player.md
+ * §2), read the way the reference scans it: "(init " TEAM, then everything up to the
  * first '(' skipped, then (version V) and (goalie) options until a ')'; "(reconnect "
  * TEAM UNUM, with this server's optional (token HEX). Refusals carry the reference's reply. Whether the version exists is
  * decided by the caller after the team was chosen (the reference names a team even for

@@ -1,4 +1,4 @@
-/* netgw_landmarks.c -- the default landmark layout of the pitch (spec player-sim.md 4.6):
+/* netgw_landmarks.c -- the default landmark layout of the pitch (docs/protocol/player.md §5.7):
  * 55 flags and goals in see-message order, then the four touch/goal lines. Items 1-19
  * (object version 3) are visible to every client, the outer flags (version 4) only to
  * v4+ clients. */

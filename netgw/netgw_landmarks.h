@@ -1,5 +1,5 @@
-/* netgw_landmarks.h -- the fixed flags, goals and lines a player can see (spec
- * player-sim.md 4.6), in the order they appear in a see message. Private to the see
+/* netgw_landmarks.h -- the fixed flags, goals and lines a player can see (see
+ * docs/protocol/player.md §5.7), in the order they appear in a see message. Private to the see
  * builder (netgw_see.c) and its tests. */
 #ifndef RCSS_NETGW_LANDMARKS_H
 #define RCSS_NETGW_LANDMARKS_H

@@ -1,5 +1,5 @@
-/* netgw_olcoach.c -- online coaches on server::olcoach_port (spec monitor-log-coach.md
- * 4.2, 4.4, 4.7, 4.8): one per team, after (init TEAM [COACH] [(version V)]) for a team
+/* netgw_olcoach.c -- online coaches on server::olcoach_port (docs/protocol/coach.md
+ * §2, §4, §7, §8): one per team, after (init TEAM [COACH] [(version V)]) for a team
  * that has a player; then say (the coach language from v7, raw freeform before) with
  * the message windows and freeform limits decided here at once, substitutions and the
  * goalie change decided by the sim (its reply comes back as SHM_EV_COACH_REPLY), team

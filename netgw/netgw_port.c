@@ -44,9 +44,10 @@ static int port_starts(const char *t, size_t len, const char *word)
 }
 
 /* ---- team side --------------------------------------------------------------------- */
-/* The reference's choice (spec 1.1): a name equal to server::fixed_teamname_l/r is
- * refused; the left team is named by the first init, the right by the first init with
- * another name; a third name is refused. 0 left, 1 right, -1 with *err. Table lock held. */
+/* The reference's choice (docs/protocol/player.md §2): a name equal to
+ * server::fixed_teamname_l/r is refused; the left team is named by the first init, the
+ * right by the first init with another name; a third name is refused. 0 left, 1 right, -1
+ * with *err. Table lock held. */
 static int port_team_side(ngw_t *g, const char *team, const char **err)
 {
     shm_team_sh_t *t = g->r->team;
@@ -174,7 +175,7 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
         ngw_client_detach(g, idx, 0);
     if (atomic_load(&r->client[idx].state) != CLIENT_ST_FREE) /* the sim waits meanwhile */
         atomic_store(&r->client[idx].state, CLIENT_ST_CLOSING);
-    /* v18+: switched to synchronous see at once (spec 1.1) */
+    /* v18+: switched to synchronous see at once (docs/protocol/player.md §2) */
     if (port_fill_entry(g, idx, pi->version, pi->goalie, pi->version >= 18.0, from) < 0) {
         atomic_store(&r->client[idx].state, CLIENT_ST_FREE);
         *err = E_FAILED;
@@ -407,8 +408,8 @@ static void port_dispinit(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         ngw_udp_sendto(p->fd, from, E_FAILED);
 }
 
-/* A protocol-1 monitor may keep sending its commands to the player port (spec 1.1):
- * they travel to monitorgw like a dispinit. 0 if handed over. */
+/* A protocol-1 monitor may keep sending its commands to the player port
+ * (docs/protocol/monitor.md §1): they travel to monitorgw like a dispinit. 0 if handed over. */
 static int port_v1_monitor_cmd(ngw_t *g, const char *text, size_t len,
                                const struct sockaddr_storage *from)
 {

@@ -32,14 +32,14 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
 double proto_view_angle(const shm_client_sh_t *cl, const conf_t *c);
 int    proto_see_period(const shm_client_sh_t *cl);
 
-/* ---- fullstate (netgw_full.c; spec 1.7) ---- */
+/* ---- fullstate (netgw_full.c; docs/protocol/player.md §8) ---- */
 /* (fullstate ...) for player idx by its client's version; 0 (buf "") for v1-v4, which
  * have none. proto_fullstate_on: 1 if server::fullstate_l/_r is on for side. */
 int proto_fullstate(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
                     char *buf, size_t len);
 int proto_fullstate_on(const conf_t *c, int side);
 
-/* ---- hear (netgw_hear.c; spec 1.6, 5) ---- */
+/* ---- hear (netgw_hear.c; docs/protocol/player.md §7) ---- */
 /* A player's say as a v1-v7 listener hears it when it is said: (hear T DIR MSG) with
  * DIR truncated (v1-v6), (hear T DIR "MSG") with DIR rounded (v7). dir_rad: direction
  * of the speaker relative to the listener's body. */

@@ -1,8 +1,8 @@
-/* netgw_see.c -- the (see ...) message of one player (spec player-sim.md 4): view cone,
+/* netgw_see.c -- the (see ...) message of one player (docs/protocol/player.md §5): view cone,
  * landmarks, ball, players and lines with the quantised (or Gaussian) distance noise and
  * the name forms of the client's protocol version. Pure: reads the published snapshot,
  * the client-table entry and the player types; randomness only from the caller's rng.
- * Also the view-angle / see-period table (4.1) the gateway's timer uses. */
+ * Also the view-angle / see-period table (player.md §5.2) the gateway's timer uses. */
 #include <math.h>
 #include <string.h>
 #include "geom.h"
@@ -44,7 +44,7 @@ typedef struct see_ctx {
     strbuf_t o;
 } see_ctx_t;
 
-/* Quantize(v, q) = rint(v / q) * q; tiny steps leave v alone (spec 4.3) */
+/* Quantize(v, q) = rint(v / q) * q; tiny steps leave v alone (docs/protocol/player.md §5.4) */
 static double see_quantize(double v, double q)
 {
     return q < 1.0e-10 ? v : rint(v / q) * q;
@@ -341,7 +341,7 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
     return 1;
 }
 
-/* at most one line from inside the pitch, up to two from outside (spec 4.2) */
+/* at most one line from inside the pitch, up to two from outside (docs/protocol/player.md §5.3) */
 static void see_lines(see_ctx_t *x)
 {
     int inside = fabs(x->pos.x) < SEE_PITCH_HALF_L && fabs(x->pos.y) < SEE_PITCH_HALF_W;
@@ -443,7 +443,7 @@ int proto_see(const shm_snapshot_sh_t *s, int idx, const shm_client_sh_t *cl,
 }
 
 /* half view angle (rad) from server::visible_angle (90): async x 1/2, 1, 2 (45/90/180
- * deg), synch-see x 2/3, 4/3, 2 (60/120/180 deg) (spec 4.1) */
+ * deg), synch-see x 2/3, 4/3, 2 (60/120/180 deg) (docs/protocol/player.md §5.2) */
 double proto_view_angle(const shm_client_sh_t *cl, const conf_t *c)
 {
     static const double async_k[3] = { 0.5, 1.0, 2.0 };

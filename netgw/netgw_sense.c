@@ -1,5 +1,5 @@
-/* netgw_sense.c -- (sense_body ...) for one player, by protocol version (spec
- * player-sim.md 1.5). Pure: built from the published snapshot and the client-table
+/* netgw_sense.c -- (sense_body ...) for one player, by protocol version (see
+ * docs/protocol/player.md §6). Pure: built from the published snapshot and the client-table
  * entry (view mode); called by the gateway at the start of every cycle and on a
  * (sense_body) request. */
 #include <math.h>

@@ -1,5 +1,5 @@
-/* netgw_trainer.c -- the trainer (offline coach) on server::coach_port (spec
- * monitor-log-coach.md 4.1-4.3): served only with server::coach or coach_w_referee, one
+/* netgw_trainer.c -- the trainer (offline coach) on server::coach_port (see
+ * docs/protocol/coach.md §1-§3): served only with server::coach or coach_w_referee, one
  * at a time, on its own socket after (init [(version V)]); a first datagram that is not
  * an init kicks off and is carried out without registering the sender, as the
  * reference. Commands that change the world (start, change_mode, move, recover, say,

@@ -1,5 +1,5 @@
-/* netgw_zlib.c -- compressed traffic with a client that sent (compression N) (spec
- * player-sim.md 2, compression row): from then on every datagram to it is zlib data and
+/* netgw_zlib.c -- compressed traffic with a client that sent (compression N) (see
+ * docs/protocol/player.md §10, compression row): from then on every datagram to it is zlib data and
  * every datagram from it must be. As the reference, each datagram is one zlib stream
  * flushed with Z_SYNC_FLUSH (header, deflate blocks, sync marker; no trailer) and the
  * compressor is reset after each, so a client inflates every datagram on its own; an

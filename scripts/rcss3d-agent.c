@@ -1,4 +1,4 @@
-/* rcss3d-agent.c -- a sample 3D agent with the kick-and-run behaviour of the seed's
+/* rcss3d-agent.c -- a sample 3D agent with the kick-and-run behaviour of the manual's
  * agenttest, for tests and `make run3d`. It creates its robot, joins a team, beams to
  * its place before each kick-off, and then: the robot of the team nearest to the ball
  * runs behind it (seen from the opponent goal) and kicks it towards that goal; the

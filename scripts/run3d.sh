@@ -1,6 +1,6 @@
 #!/bin/bash
 # run3d.sh BINDIR -- `make run3d`: rcssserver3d with two teams of eleven sample agents
-# that the server starts itself from an agent list (the seed's pipe mode). Monitors and
+# that the server starts itself from an agent list (the manual's pipe mode). Monitors and
 # trainers connect to TCP $MONITOR_PORT (default 12001); the game is logged to
 # Logfiles/monitor.log (replay: BINDIR/rcss3d-logplayer Logfiles/monitor.log).
 # Extra server arguments: RUN3D_ARGS="soccer::RuleHalfTime=60 ...". Ctrl-C stops it.

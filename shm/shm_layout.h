@@ -196,7 +196,7 @@ typedef struct shm_snapshot_sh {
     uint32_t episode;              /* trainer/admin resets before this step (0: the
                                       match as started); a change starts a new episode */
     int32_t  pen_coin;             /* side that won the shoot-out's coin toss, 0 none (the
-                                      "w" of the log names, spec monitor-log-coach.md 2.4) */
+                                      "w" of the log names, docs/protocol/logs.md §4) */
     int64_t  grid_ns;              /* CLOCK_MONOTONIC ns this step was due on the sim's
                                       timer grid (real time; late steps move the grid) */
     uint64_t poll;                 /* the timer poll of this step (common/tgrid.h): the

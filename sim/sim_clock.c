@@ -148,7 +148,7 @@ static void wait_synch(sim_t *s)
             count_misses(s, step); /* ends the runs of those who made it */
             /* while the game time is 0 each cycle lasts at least 50 ms, as the reference
              * delays each (think) then, so that the other clients can connect before
-             * auto mode's connect_wait runs out (spec player-sim.md 7.3); not after a
+             * auto mode's connect_wait runs out (docs/protocol/player.md §11.3); not after a
              * (reset): the clients are there, and training wants the cycles */
             if (s->world.time <= 0 && s->world.episode == 0)
                 sim_clock_wait_until(s, s->last_step_ns + SIM_SYNCH_TIME0_NS);

@@ -1,5 +1,5 @@
-/* sim_cmd.c -- player command records applied to the world at command time (spec
- * player-sim.md 2): the body slot (first body command of a cycle wins) and the legs'
+/* sim_cmd.c -- player command records applied to the world at command time (see
+ * docs/protocol/player.md §10): the body slot (first body command of a cycle wins) and the legs'
  * own slots used by the bipedal dash, dash and turn pending until the step, turn_neck,
  * move, say, pointto, attentionto, change_focus and change_view counts. The ball
  * actions (kick, tackle, catch) are in sim_kick.c. Control records (monitors, trainer,
@@ -9,7 +9,7 @@
 #include "sim_phys.h"
 #include "shm.h"
 
-/* ---- dash and turn: the legs (spec 2, 3.3.1) ------------------------------------- */
+/* ---- dash and turn: the legs (docs/protocol/player.md §10; docs/protocol/physics.md §3) ---- */
 /* a leg that has no command this cycle takes one */
 static void leg_set(sim_player_t *p, int l, int what)
 {
@@ -82,7 +82,7 @@ static void cmd_reply(sim_world_t *w, const sim_player_t *p, const char *text)
                    strlen(text));
 }
 
-/* ---- move (spec 2) --------------------------------------------------------------- */
+/* ---- move (docs/protocol/player.md §10) ---------------------------------------------- */
 /* Before the kick-off and after a goal: teleport (side-relative coordinates), overlaps
  * resolved at once; before the kick-off with forbid_kick_off_offside a move into the
  * opponents' half is warned (moving_to_opponent_field) and still done. In a free kick
@@ -134,8 +134,9 @@ static void cmd_say(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c)
     p->sh.count[SHM_CNT_SAY]++;
 }
 
-/* The arm (spec 2): movable point_to_ban cycles after a pointto; pointing lasts
- * point_to_duration cycles; (pointto off) ends it (c->i == 1). Both need a movable arm. */
+/* The arm (docs/protocol/player.md §10): movable point_to_ban cycles after a pointto;
+ * pointing lasts point_to_duration cycles; (pointto off) ends it (c->i == 1). Both need a
+ * movable arm. */
 static void cmd_pointto(sim_world_t *w, sim_player_t *p, const shm_cmd_sh_t *c)
 {
     int ban = conf_int(w->conf, SP_point_to_ban), dur = conf_int(w->conf, SP_point_to_duration);
@@ -180,7 +181,7 @@ static void cmd_attentionto(sim_world_t *w, int idx, sim_player_t *p, const shm_
 }
 
 /* half the visible angle (rad) of view width vw (SHM_VIEW_*): server::visible_angle x
- * 1/2, 1, 2 asynchronous, x 2/3, 4/3, 2 with synch see (spec 4.1) */
+ * 1/2, 1, 2 asynchronous, x 2/3, 4/3, 2 with synch see (docs/protocol/player.md §5.2) */
 static double view_half_angle(const sim_world_t *w, const sim_player_t *p, int vw)
 {
     static const double async_k[3] = { 0.5, 1.0, 2.0 };

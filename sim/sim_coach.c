@@ -1,8 +1,8 @@
-/* sim_coach.c -- what the sim does for the trainer and the online coaches (spec
- * monitor-log-coach.md 4.7, 4.8, 5.3): records of their rings (long texts in parts),
- * the queue of coach-language messages released after clang_mess_delay in play_on and
- * at the next step otherwise, the substitution rules of online coaches with the team
- * bookkeeping they need (substitutions counted after the first kick-off, how often a
+/* sim_coach.c -- what the sim does for the trainer and the online coaches (see
+ * docs/protocol/coach.md §7, §8; docs/protocol/clang.md §3): records of their rings (long
+ * texts in parts), the queue of coach-language messages released after clang_mess_delay in
+ * play_on and at the next step otherwise, the substitution rules of online coaches with the
+ * team bookkeeping they need (substitutions counted after the first kick-off, how often a
  * type was used, how many players have it), the goalie change, the automatic type
  * assignment at the first kick-off, and the events every gateway turns into notices and
  * replies. Called from sim_ctrl.c (drain) and sim_referee.c (kick-off). */

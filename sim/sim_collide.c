@@ -1,4 +1,4 @@
-/* sim_collide.c -- collisions (spec player-sim.md 3.8): up to 10 passes, each finding
+/* sim_collide.c -- collisions (docs/protocol/physics.md §8): up to 10 passes, each finding
  * every overlap on the positions the previous pass left (ball against every enabled
  * player but the ball catcher, then player pairs in slot order); each overlap proposes
  * a new position for both objects (about their midpoint, or in modes other than play_on

@@ -1,4 +1,4 @@
-/* sim_keepaway.c -- keepaway training (server::keepaway; spec monitor-log-coach.md 7.4),
+/* sim_keepaway.c -- keepaway training (server::keepaway; docs/protocol/referee.md §14),
  * the scene helios-base's sample_trainer runs: the left team keeps the ball, the right
  * team takes it, inside a keepaway_length x keepaway_width rectangle at the centre. A
  * kick-off goes straight to play_on; keepaway_start >= 0 switches to play_on that many

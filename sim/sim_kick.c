@@ -1,5 +1,5 @@
-/* sim_kick.c -- what a player does to the ball at command time (spec player-sim.md 3.4,
- * 3.5, 3.7): kick (power reduced by direction and distance, v12+ polar noise), tackle
+/* sim_kick.c -- what a player does to the ball at command time (docs/protocol/physics.md §4,
+ * §5, §7): kick (power reduced by direction and distance, v12+ polar noise), tackle
  * (success probability by the ball's place in the body frame, power or direction by the
  * client's version, foul exponent, freeze), goalie catch (rectangle with the type's
  * stretch, probability zone, ban, the goalie stepping to the ball, the punch of a
@@ -18,7 +18,7 @@ static vec2_t ball_noise(sim_world_t *w, double max_rand)
     return vec2_polar(r, th);
 }
 
-/* spec 3.4: 0.5 + 0.5 * |ball velocity| / (ball_speed_max * ball_decay) */
+/* docs/protocol/physics.md §4: 0.5 + 0.5 * |ball velocity| / (ball_speed_max * ball_decay) */
 static double speed_rate(const sim_world_t *w)
 {
     double v = sqrt(w->ball.vx * w->ball.vx + w->ball.vy * w->ball.vy);
@@ -34,7 +34,7 @@ static void push_ball(sim_world_t *w, vec2_t acc)
     w->action_accel = sqrt(acc.x * acc.x + acc.y * acc.y);
 }
 
-/* ---- kick (spec 3.4) ---------------------------------------------------------------- */
+/* ---- kick (docs/protocol/physics.md §4) ---------------------------------------------- */
 void sim_kick_cmd(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
 {
     sim_player_t *p = &w->pl[idx];
@@ -70,7 +70,7 @@ void sim_kick_cmd(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     p->sh.count[SHM_CNT_KICK]++;
 }
 
-/* ---- tackle (spec 3.7) --------------------------------------------------------------- */
+/* ---- tackle (docs/protocol/physics.md §7) -------------------------------------------- */
 /* a player of the other team has the ball within his kickable area */
 static int opponent_has_ball(const sim_world_t *w, const sim_player_t *p)
 {
@@ -151,7 +151,7 @@ void sim_kick_tackle(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     sim_referee_on_tackle(w, idx, foul);
 }
 
-/* ---- catch (spec 3.5) ------------------------------------------------------------- */
+/* ---- catch (docs/protocol/physics.md §5) --------------------------------------------- */
 static int catch_mode(int pm)
 {
     return pm == PM_PLAY_ON || sim_phys_penalty_shootout(pm);

@@ -1,4 +1,4 @@
-/* sim_move.c -- moving the objects in a step (spec player-sim.md 3.1 "move objects" and
+/* sim_move.c -- moving the objects in a step (docs/protocol/physics.md §1 "move objects" and
  * 3.2): the objects are shuffled, each enabled one is integrated (acceleration capped,
  * speed capped, angles committed, polar noise, wind, goal posts, position, decay), then
  * collisions are resolved and a caught ball is carried in front of its goalie. Before
@@ -20,7 +20,7 @@ typedef struct circ {
     double cx, cy, r;
 } circ_t;
 
-/* ---- wind (spec 3.2 step 4) ---------------------------------------------------- */
+/* ---- wind (docs/protocol/physics.md §2 step 4) --------------------------------------- */
 void sim_move_wind_init(sim_world_t *w)
 {
     if (conf_bool(w->conf, SP_wind_none)) {
@@ -62,7 +62,7 @@ static void add_wind(sim_world_t *w, const mobj_t *o)
     *o->vy += speed * (w->wind_y + ey) / k;
 }
 
-/* ---- goal posts (spec 3.2 step 5) ------------------------------------------------ */
+/* ---- goal posts (docs/protocol/physics.md §2 step 5) --------------------------------- */
 /* the post of the quarter (x, y) lies in, grown by the object's size */
 static circ_t nearest_post(const sim_world_t *w, double x, double y, double size)
 {
@@ -233,7 +233,7 @@ static void bounce_posts(sim_world_t *w, mobj_t *o)
     *o->vy = v.y;
 }
 
-/* ---- one object (spec 3.2) ------------------------------------------------------- */
+/* ---- one object (docs/protocol/physics.md §2) ---------------------------------------- */
 static void integrate(sim_world_t *w, mobj_t *o)
 {
     if (*o->ax != 0.0 || *o->ay != 0.0) {

@@ -52,7 +52,8 @@ static inline int sim_bernoulli(rng_t *r, double p)
 }
 
 /* The modes in which a kick has no effect (and a tackle, apart from catch_fault), and
- * the stoppages in which objects move but time stands (spec 2, 3.1). */
+ * the stoppages in which objects move but time stands (docs/protocol/player.md §10;
+ * docs/protocol/physics.md §1). */
 int sim_phys_stoppage(int pm);
 int sim_phys_kick_forbidden(int pm);
 int sim_phys_penalty_shootout(int pm);

@@ -1,4 +1,4 @@
-/* sim_ptypes.c -- heterogeneous player types (spec player-sim.md 3.9): type 0 holds the
+/* sim_ptypes.c -- heterogeneous player types (docs/protocol/physics.md §9): type 0 holds the
  * server defaults, every other type is drawn by a trial/reject procedure. The draws come
  * from a Mersenne Twister (MT19937) seeded with the types seed, turned into doubles the
  * way libstdc++'s uniform_real_distribution does, in the reference's order (one draw per

@@ -1,6 +1,6 @@
 /* sim_ref.h -- the referee's private state (one sim_ref_t inside the world) and the
  * functions the sim_ref_*.c files share. The referee is split as rcssserver 19 splits
- * its referees (spec player-sim.md 6): time and ball stuck (sim_ref_time.c), set plays
+ * its referees (docs/protocol/referee.md): time and ball stuck (sim_ref_time.c), set plays
  * and free kick faults (sim_ref_play.c), goals and ball out of play (sim_ref_touch.c),
  * offside (sim_ref_offside.c), goalie rules (sim_ref_goalie.c), fouls, cards and illegal
  * defense (sim_ref_foul.c), penalty shoot-outs (sim_ref_penalty.c), player clearance and

@@ -1,5 +1,5 @@
-/* sim_ref_foul.c -- fouls and cards from tackles (spec player-sim.md 6.8) and illegal
- * defense (6.10). A successful tackle looks at every opponent who has the ball kickable:
+/* sim_ref_foul.c -- fouls and cards from tackles (docs/protocol/referee.md §8) and illegal
+ * defense (referee.md §10). A successful tackle looks at every opponent who has the ball kickable:
  * with the foul flag he is foul-charged (frozen foul_cycles) and the foul is seen with the
  * tackler's foul_detect_probability; a dangerous tackle (the victim dashed lately, stands
  * between the tackler and the ball, faces the ball) is a yellow card when intentional and

@@ -1,4 +1,4 @@
-/* sim_ref_goalie.c -- the goalie rules (spec player-sim.md 6.9): a catch or punch outside
+/* sim_ref_goalie.c -- the goalie rules (docs/protocol/referee.md §9): a catch or punch outside
  * the goalie's penalty area (or a held ball carried out of it) is a catch fault, free
  * kick for the opponents after 30 steps; a catch (or punch) of a ball a teammate kicked
  * last is a back pass, indirect free kick after 30 steps; a legal catch gives the goalie

@@ -1,4 +1,4 @@
-/* sim_ref_offside.c -- offside as rcssserver 19 decides it (spec player-sim.md 6.7): at
+/* sim_ref_offside.c -- offside as rcssserver 19 decides it (docs/protocol/referee.md §7): at
  * every kick, tackle or ball contact the candidates are fixed (the kicker's teammates
  * beyond max(second-last opponent, ball), no candidates after goal kicks, kick-ins and
  * corners; two ball contacts in one cycle cancel them); the next contact by a candidate,

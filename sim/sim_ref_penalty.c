@@ -1,4 +1,4 @@
-/* sim_ref_penalty.c -- the penalty shoot-out (spec player-sim.md 6.12): started when the
+/* sim_ref_penalty.c -- the penalty shoot-out (docs/protocol/referee.md §12): started when the
  * game is level after the last extra half (random goal, random first team), then per
  * attempt penalty_setup (pen_setup_wait), penalty_ready (pen_ready_wait; the taker's kick
  * makes it penalty_taken, pen_taken_wait), penalty_score or penalty_miss

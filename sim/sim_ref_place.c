@@ -1,5 +1,5 @@
-/* sim_ref_place.c -- where the referee puts the ball and the players (spec player-sim.md
- * 6.2, 6.5): the pitch and its areas, ball positions moved out of penalty and goal areas,
+/* sim_ref_place.c -- where the referee puts the ball and the players (docs/protocol/referee.md
+ * §2, §5): the pitch and its areas, ball positions moved out of penalty and goal areas,
  * the set-play clearance circle (9.15 m, 5.5 m for indirect kicks after a back pass,
  * illegal defense or a foul in the penalty area), the kick-off relocation into the own
  * half, the pitch margin, and the goal-kick clearance of the penalty area. */

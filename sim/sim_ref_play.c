@@ -1,4 +1,4 @@
-/* sim_ref_play.c -- set plays (spec player-sim.md 6.5, 6.6): the switch to play_on at the
+/* sim_ref_play.c -- set plays (docs/protocol/referee.md §5, §6): the switch to play_on at the
  * first kick or when the ball moves, the clearance of the team not taking the kick on
  * entering and every step, the drop ball after drop_ball_time steps (kick-offs too), goal
  * kicks (opponents out of the area, play_on when the ball leaves it, retaken when an

@@ -1,5 +1,5 @@
-/* sim_ref_time.c -- the time keeper and the ball-stuck referee (spec player-sim.md 6.11,
- * 6.12): half time, the end of normal time (time_up, time_up_without_a_team, or
+/* sim_ref_time.c -- the time keeper and the ball-stuck referee (docs/protocol/referee.md §11,
+ * §12): half time, the end of normal time (time_up, time_up_without_a_team, or
  * time_extended into extra halves), the end of each extra half, golden goal, and the
  * hand-over to the penalty shoot-out; a ball that stays within ball_stuck_area for
  * drop_ball_time steps of play_on is dropped. */

@@ -1,4 +1,4 @@
-/* sim_ref_touch.c -- the touch-line referee (spec player-sim.md 6.3, 6.4): goals (the ball
+/* sim_ref_touch.c -- the touch-line referee (docs/protocol/referee.md §3, §4): goals (the ball
  * crossing the goal line between the posts since the previous analysis; not from an
  * untouched indirect free kick, not in a shoot-out), the 50-step wait after a goal and
  * the kick-off for the team that conceded, kick-ins, corner kicks and goal kicks, and the

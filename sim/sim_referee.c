@@ -1,4 +1,4 @@
-/* sim_referee.c -- the referee's core (spec player-sim.md 6): play-mode changes with
+/* sim_referee.c -- the referee's core (docs/protocol/referee.md): play-mode changes with
  * their announcements, ball placement, kick-off, drop ball, cards, and the dispatch of
  * every physics hook and every analysis to the referees of sim_ref_*.c in the order
  * rcssserver 19 runs them (time, ball stuck, offside, set plays, touch line, goalie,

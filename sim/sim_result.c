@@ -1,5 +1,5 @@
-/* sim_result.c -- what the process prints when a match ends (spec monitor-log-coach.md 7.1,
- * 7.5): the closing line ("Game Over. Exiting..." and the like) and the result block the
+/* sim_result.c -- what the process prints when a match ends (docs/protocol/logs.md §7,
+ * §8): the closing line ("Game Over. Exiting..." and the like) and the result block the
  * reference's savers print to stdout: team names, online coach names, the score, the
  * shoot-out and the coin toss. This server saves no CSV file, so that saver reports
  * itself disabled, as the reference's does by default. */

@@ -1,6 +1,6 @@
-/* sim_step.c -- one simulation step in the order of spec player-sim.md 3.1: pending
+/* sim_step.c -- one simulation step in the order of docs/protocol/physics.md §1: pending
  * dashes (stamina and acceleration, the bipedal rotation), command slots freed, the
- * play-mode dependent move of the objects (sim_move.c), time, referee, stamina (3.3.3),
+ * play-mode dependent move of the objects (sim_move.c), time, referee, stamina (physics.md §3),
  * hear capacity and catch ban. Also the play-mode sets and per-player rates the physics
  * files share (sim_phys.h). Pure: works on a sim_world_t. */
 #include <math.h>
@@ -71,7 +71,7 @@ double sim_phys_slowness(const sim_world_t *w, const sim_player_t *p)
     return f > 0.0 ? f : 1.0;
 }
 
-/* ---- dash (spec 3.3.1) -------------------------------------------------------------- */
+/* ---- dash (docs/protocol/physics.md §3) ---------------------------------------------- */
 /* dash direction rate: 1 at 0 deg, side rate at 90, back rate at 180 */
 double sim_dash_dir_rate(const conf_t *c, double dir_deg)
 {
@@ -129,7 +129,7 @@ void sim_step_apply_dash(sim_world_t *w, sim_player_t *p)
     p->sh.stamina = fmax(0.0, p->sh.stamina - used);
 }
 
-/* ---- stamina (spec 3.3.3) -------------------------------------------------------- */
+/* ---- stamina (docs/protocol/physics.md §3) ------------------------------------------- */
 void sim_step_stamina(sim_world_t *w, sim_player_t *p)
 {
     const shm_ptype_sh_t *t = sim_player_ptype(w, p);

@@ -84,7 +84,8 @@ void sim_world_referee_say(sim_world_t *w, const char *text)
     sim_world_emit(w, SHM_EV_REFEREE, 0, 0, 0.0, 0.0, 0, text, strlen(text));
 }
 
-/* Initial state of a disabled player: x = -3 * unum * side, y = -37 (spec 0.1). */
+/* Initial state of a disabled player: x = -3 * unum * side, y = -37
+ * (docs/protocol/player.md §1). */
 void sim_player_place_off_pitch(sim_player_t *p)
 {
     p->sh.x = -3.0 * p->sh.unum * p->sh.side;

@@ -12,7 +12,7 @@
 #include "shm.h"
 #include "sim_ref.h"
 
-/* monitor player state flags (spec monitor-log-coach.md 1.7) */
+/* monitor player state flags (docs/protocol/monitor.md §8) */
 #define SIM_ST_STAND           0x1u
 #define SIM_ST_KICK            0x2u
 #define SIM_ST_KICK_FAULT      0x4u
@@ -129,7 +129,7 @@ typedef struct sim_world {
     double          action_accel;   /* |acceleration| of the kick or tackle being told to
                                        the referee (on_kick/on_tackle): its rule that the
                                        largest of one cycle's kicks is the last touch */
-    double          wind_x, wind_y; /* wind vector (spec 3.2 step 4), reversed at half time */
+    double          wind_x, wind_y; /* wind (docs/protocol/physics.md §2), reversed at half time */
     double          wind_rand;      /* its random part; 0: no wind */
     int             n_movable;      /* objects in movable[] */
     int8_t          movable[SHM_MAX_PLAYERS + 1]; /* ball (-1) and every player that ever
@@ -173,8 +173,8 @@ void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
                        uint32_t generation);
 void sim_player_disable(sim_world_t *w, int idx);
-/* Full recovery (spec 3.3.3): stamina, recovery 1, effort_max of the type, capacity,
- * hear capacities. */
+/* Full recovery (docs/protocol/physics.md §3): stamina, recovery 1, effort_max of the type,
+ * capacity, hear capacities. */
 void sim_player_reset_stamina(sim_world_t *w, sim_player_t *p);
 /* Only the stamina capacity (the first extra half). */
 void sim_player_refill_capacity(sim_world_t *w, sim_player_t *p);
@@ -243,8 +243,8 @@ void   sim_step_stamina(sim_world_t *w, sim_player_t *p);
 void   sim_step_collisions(sim_world_t *w);
 
 /* ---- sim_collide.c ---- */
-/* Resolve every overlap of ball and players (spec 3.8), as after each integration,
- * legal move, trainer or monitor move and successful catch. */
+/* Resolve every overlap of ball and players (docs/protocol/physics.md §8), as after each
+ * integration, legal move, trainer or monitor move and successful catch. */
 void   sim_collide(sim_world_t *w);
 
 /* ---- sim_move.c ---- */
@@ -306,12 +306,12 @@ int  sim_referee_auto(sim_world_t *w, int players);
 
 /* ---- sim_ptypes.c ---- */
 /* Generate conf's player::player_types heterogeneous types (type 0 = defaults) from an
- * MT19937 seeded with seed, exactly as the reference does (spec 3.9). */
+ * MT19937 seeded with seed, exactly as the reference does (docs/protocol/physics.md §9). */
 void sim_ptypes_generate(const conf_t *c, uint32_t seed, shm_ptypes_sh_t *out);
 /* The types seed, by the reference's rule: player::random_seed when it is >= 0, else
  * the simulator's seed (its low 32 bits, as the reference's int). */
 uint32_t sim_ptypes_seed(const conf_t *c, uint64_t sim_seed);
-/* 1 if type t lies in the windows and ranges of spec 3.9. */
+/* 1 if type t lies in the windows and ranges of docs/protocol/physics.md §9. */
 int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
 
 /* ---- sim_publish.c ---- */

@@ -1,4 +1,4 @@
-/* mgw3d.h -- rcss3d-monitorgw, the 3D server's monitor gateway (seed 004 section 3):
+/* mgw3d.h -- rcss3d-monitorgw, the 3D server's monitor gateway (docs/protocol/3d.md §4):
  * monitors and trainers on TCP server::monitor_port (12001), length-prefixed
  * S-expressions as the agents'. Each gets the Init expression on connecting, then an
  * Info expression every MonitorInterval steps: the first with everything (flags,

@@ -1,8 +1,8 @@
-/* mgw3d_cmd.c -- monitor and trainer commands (seed 004 section 3) into control
+/* mgw3d_cmd.c -- monitor and trainer commands (docs/protocol/3d.md §4) into control
  * records: (kickOff), (playMode NAME), (agent (team L|R) (unum N) (pos X Y Z)
  * (vel X Y Z)), (ball (pos X Y Z) [(vel X Y Z)]), (dropBall), (getAck COOKIE); a message
  * holds one command or a list of them: ((kickOff)(getAck kicked_off)). Coordinates may
- * be separated by blanks or commas ("(pos 10,20,1)", as the seed writes them). Pure. */
+ * be separated by blanks or commas ("(pos 10,20,1)", as the manual writes them). Pure. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* mgw3d_encode.c -- the monitor protocol's expressions (seed 004 section 3), each one
+/* mgw3d_encode.c -- the monitor protocol's expressions (docs/protocol/3d.md §4), each one
  * line: Init with every game variable and the play-mode list, Info with the time, then
  * only what changed (half, scores, team names, play mode), every robot (team, number,
  * position, the last to touch the ball), the flags and goals once, and the ball. Pure;

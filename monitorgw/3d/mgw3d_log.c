@@ -1,4 +1,4 @@
-/* mgw3d_log.c -- the monitor log (seed 004 section 3: "the recorded sequence of all
+/* mgw3d_log.c -- the monitor log (docs/protocol/3d.md §4: "the recorded sequence of all
  * expressions sent to the monitor", Logfiles/monitor.log by default): the Init line,
  * an Info line every MonitorInterval steps (everything first, then changes, as a
  * monitor connected from the start sees them) and (Die). A restarted gateway appends

@@ -1,6 +1,6 @@
 /* agw3d.h -- rcss3d-agentgw, the 3D server's agent gateway: agents over TCP (port 3100)
  * and agents the gateway starts itself from server::agent_list and talks to over a
- * socket pair (the seed's pipes), all speaking length-prefixed S-expressions (frame.h).
+ * socket pair (the manual's pipes), all speaking length-prefixed S-expressions (frame.h).
  * It turns effector messages into command records for the sim (agw3d_cmd.c, pure),
  * and sends each robot its perceptions from the snapshots (agw3d_percept.c, pure).
  * Connections: agw3d_conn.c; the agent list: agw3d_spawn.c; the loop: agw3d_main.c. */

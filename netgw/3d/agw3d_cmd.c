@@ -1,4 +1,4 @@
-/* agw3d_cmd.c -- effector messages of 3D agents (seed 004 2.3.1-2.3.5) into command
+/* agw3d_cmd.c -- effector messages of 3D agents (docs/protocol/3d.md §2.1-§2.5) into command
  * records: (create), (init (unum N) (teamname NAME)), (beam X Y Z), (drive X Y Z),
  * (kick ANGLE POWER), and (syn) of synch mode. A message may hold several expressions.
  * What cannot be understood is answered "(error EFFECTOR REASON)"; the name is echoed
@@ -95,7 +95,7 @@ static int parse_one(const sexp_t *e, const agw3d_sink_t *k)
         return 1;
     }
     if (sexp_is(h, "create")) {
-        c.kind = SHM3D_CMD_CREATE; /* the parameters are ignored (seed 2.3.1) */
+        c.kind = SHM3D_CMD_CREATE; /* the parameters are ignored (docs/protocol/3d.md §2.1) */
     } else if (sexp_is(h, "init")) {
         c.kind = SHM3D_CMD_INIT;
         if (parse_init(e, &c) < 0) {

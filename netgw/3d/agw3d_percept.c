@@ -1,4 +1,4 @@
-/* agw3d_percept.c -- the perception one robot gets on a sense step (seed 004
+/* agw3d_percept.c -- the perception one robot gets on a sense step (docs/protocol/3d.md
  * 2.3.6-2.3.8), as one message: (GameState (time T) (playmode NAME)) (AgentState
  * (battery B) (temp C)) (Vision (Flag (id 1_l) (pol D A L)) ... (Ball (pol D A L))
  * (Player (team NAME) (id N) (pol D A L)) ...). The first GameState of a robot also

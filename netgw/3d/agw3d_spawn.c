@@ -1,4 +1,4 @@
-/* agw3d_spawn.c -- the agent list of the seed's SPADES mode: the gateway starts one
+/* agw3d_spawn.c -- the agent list of the manual's SPADES mode: the gateway starts one
  * process per line of server::agent_list and talks to it over a socket pair (a
  * two-way pipe) on the agent's file descriptor 3, named in its environment as
  * RCSS3D_AGENT_FD=3; stdin is /dev/null, stdout and stderr are the server's. Agents

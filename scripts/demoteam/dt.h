@@ -44,7 +44,7 @@ typedef struct dt_params {
     dt_ptype_t type[DT_TYPES_MAX];
 } dt_params_t;
 
-/* v19 defaults (spec player-sim.md 8, 3.9) until the server's messages arrive */
+/* v19 defaults (docs/protocol/physics.md §10, §9) until the server's messages arrive */
 void dt_params_defaults(dt_params_t *p);
 
 /* ---- parsed server messages ------------------------------------------------------- */
@@ -167,7 +167,7 @@ void dt_world_on_referee(dt_world_t *w, const char *text);
 double dt_world_kickable(const dt_world_t *w);
 int    dt_world_ball_kickable(const dt_world_t *w);
 /* 0 while our own set-play kick has not been touched by anyone else: a second touch
- * after a dash would be a free kick fault (spec 6.6) */
+ * after a dash would be a free kick fault (docs/protocol/referee.md §6) */
 int    dt_world_may_touch(const dt_world_t *w);
 double dt_world_face(const dt_world_t *w);
 

@@ -1,6 +1,6 @@
 /* dt_coach.c -- the demo team's online coach: connects to the online-coach port once
  * the players are on, reads the heterogeneous player types the server sends after the
- * init, and before the kick-off gives each role a type (spec monitor-log-coach.md 4.7:
+ * init, and before the kick-off gives each role a type (docs/protocol/coach.md §7:
  * unlimited and uncounted before the first kick-off; at most pt_max players of one type,
  * the default type included unless allow_mult_default_type). The goalie gets the longest
  * catch reach, the forwards the fastest, then the midfield and the defence. */

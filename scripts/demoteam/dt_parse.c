@@ -139,7 +139,7 @@ int dt_parse_params(const char *msg, size_t len, dt_params_t *p)
 }
 
 /* ---- landmarks -------------------------------------------------------------------- */
-/* spec player-sim.md 4.6: names and positions in the server frame */
+/* docs/protocol/player.md §5.7: names and positions in the server frame */
 int dt_landmark(const char *const *tok, int ntok, vec2_t *out)
 {
     if (ntok < 2)

@@ -275,10 +275,10 @@ static void position(dt_world_t *w, dt_cmd_t *c)
 }
 
 /* ---- goalie ----------------------------------------------------------------------- */
-/* Catching (spec 3.5): certain within catchable_area_l * (2 - stretch), less and less
- * likely out to catchable_area_l * stretch. Returns 0 no catch possible, 1 catch now,
- * 2 wait a cycle for a surer one. Only inside our penalty area, in play, not after a
- * back pass (spec 6.9). */
+/* Catching (docs/protocol/physics.md §5): certain within catchable_area_l * (2 - stretch),
+ * less and less likely out to catchable_area_l * stretch. Returns 0 no catch possible, 1
+ * catch now, 2 wait a cycle for a surer one. Only inside our penalty area, in play, not
+ * after a back pass (docs/protocol/referee.md §9). */
 static int catch_state(const dt_world_t *w)
 {
     const dt_ptype_t *t = dt_world_type(w);
@@ -506,7 +506,7 @@ static void their_setplay(dt_world_t *w, dt_cmd_t *c)
 
 /* ---- before kick-off, after a goal -------------------------------------------------- */
 /* who kicks off next: after a goal the side that conceded; at a half's start the left
- * side in even halves (spec 6.2; half_time is in seconds, 10 cycles each) */
+ * side in even halves (docs/protocol/referee.md §2; half_time is in seconds, 10 cycles each) */
 static int kickoff_ours(const dt_world_t *w)
 {
     if (w->pm == DT_PM_GOAL)

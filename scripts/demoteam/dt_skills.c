@@ -1,7 +1,7 @@
 /* dt_skills.c -- the demo team's commands and skills: the command builders record what
  * they send so that the world model can predict the next cycle (turn effect, ball
  * acceleration of a kick); the skills turn and dash to a point, find where the ball can
- * be intercepted, kick the ball at a given speed to a target (spec player-sim.md 3.4:
+ * be intercepted, kick the ball at a given speed to a target (docs/protocol/physics.md §4:
  * the effective kick power falls with the ball's angle and distance), dribble, and keep
  * the face on the ball with the neck. */
 #include <math.h>
@@ -9,7 +9,8 @@
 #include <string.h>
 #include "dt.h"
 
-#define SIDE_DASH_RATE 0.4 /* spec 2: (dash P DIR) power rates, side and back */
+/* docs/protocol/player.md §10: (dash P DIR) power rates, side and back */
+#define SIDE_DASH_RATE 0.4
 #define BACK_DASH_RATE 0.7
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -31,7 +32,7 @@ void dt_cmd_text(dt_cmd_t *c, const char *text)
         c->text[c->len] = '\0';
 }
 
-/* one body command per cycle: the server takes the first only (spec 2) */
+/* one body command per cycle: the server takes the first only (docs/protocol/player.md §10) */
 static int body_free(dt_cmd_t *c)
 {
     if (c->body)
@@ -75,7 +76,7 @@ void dt_cmd_dash(dt_world_t *w, dt_cmd_t *c, double power, double dir)
     w->cmd_dash_dir = dir;
 }
 
-/* the effective kick power rate at the ball's current place (spec 3.4) */
+/* the effective kick power rate at the ball's current place (docs/protocol/physics.md §4) */
 static double kick_rate(const dt_world_t *w)
 {
     const dt_ptype_t *t = dt_world_type(w);
@@ -141,7 +142,8 @@ void dt_cmd_neck(dt_world_t *w, dt_cmd_t *c, double angle)
 double dt_skill_dash_power(const dt_world_t *w, double wanted)
 {
     double s = w->sb.stamina;
-    /* below 30 % of stamina_max the recovery drops for good (spec 3.3.3): keep above */
+    /* below 30 % of stamina_max the recovery drops for good (docs/protocol/physics.md §3):
+     * keep above */
     if (s < 0.33 * w->prm->stamina_max)
         return fmin(wanted, dt_world_type(w)->stamina_inc_max * 0.8);
     if (s < 0.45 * w->prm->stamina_max)
@@ -167,7 +169,8 @@ int dt_skill_go_to(dt_world_t *w, dt_cmd_t *c, vec2_t at, double tol, double pow
         return 1;
     double a = rad2deg(angle_norm(vec2_angle(rel) - w->body));
     power = dt_skill_dash_power(w, power);
-    /* near: dash sideways or backwards instead of turning (spec 2, (dash P DIR)) */
+    /* near: dash sideways or backwards instead of turning (docs/protocol/player.md §10,
+     * (dash P DIR)) */
     if (d < 4.0 && fabs(a) > 12.0) {
         double p = fmin(power, d / (dt_world_type(w)->dash_rate * dash_dir_rate(a)) + 10.0);
         dt_cmd_dash(w, c, p, a);

@@ -17,7 +17,7 @@ void dt_world_init(dt_world_t *w, const dt_params_t *prm, const char *team, int 
     w->unum = unum;
     w->goalie = goalie;
     w->pm = DT_PM_BEFORE_KICK_OFF;
-    w->pos = vec2(-3.0 * unum, -37.0); /* off-pitch until moved (spec 0.1) */
+    w->pos = vec2(-3.0 * unum, -37.0); /* off-pitch until moved (docs/protocol/player.md §1) */
     w->pos_age = DT_UNKNOWN;
     w->ball.age = DT_UNKNOWN;
     for (int i = 0; i <= DT_PLAYERS; i++)
@@ -205,8 +205,9 @@ static vec2_t seen_vel(const dt_world_t *w, const dt_seen_t *o)
 }
 
 /* Ball filter: the prediction corrected by each observation. Distances are quantised
- * (about 5 %, spec 4.3), radial change values too (2 % of the distance), so far balls
- * move the estimate a little; a clear change of course (a kick) resets it. */
+ * (about 5 %, docs/protocol/player.md §5.4), radial change values too (2 % of the
+ * distance), so far balls move the estimate a little; a clear change of course (a kick)
+ * resets it. */
 static void update_ball(dt_world_t *w, const dt_seen_t *o)
 {
     dt_obj_t *b = &w->ball;
@@ -277,7 +278,7 @@ void dt_world_on_see(dt_world_t *w, const dt_see_t *s)
 
 /* ---- the referee ------------------------------------------------------------------ */
 /* the side that takes the next kick: the named side for set plays, the other one for
- * infringements (spec 6.1: the suffix names the offender) and after a goal */
+ * infringements (docs/protocol/referee.md §1: the suffix names the offender) and after a goal */
 static int mode_ours(const dt_world_t *w, dt_pm_t pm, char side)
 {
     char us = w->side > 0 ? 'l' : 'r';
@@ -290,9 +291,9 @@ static int mode_ours(const dt_world_t *w, dt_pm_t pm, char side)
     }
 }
 
-/* The referee has put the ball somewhere for the restart (spec 6.2-6.5): where exactly
- * only for the kick-off; for goal and corner kicks the end and the corner are known
- * (the side of the pitch is a guess from where the ball was); elsewhere it lies about
+/* The referee has put the ball somewhere for the restart (docs/protocol/referee.md §2-§5):
+ * where exactly only for the kick-off; for goal and corner kicks the end and the corner are
+ * known (the side of the pitch is a guess from where the ball was); elsewhere it lies about
  * where it was. Until it is seen again the ball counts as not seen lately. */
 static void restart_place(dt_world_t *w, dt_pm_t pm)
 {

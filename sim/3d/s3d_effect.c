@@ -1,7 +1,7 @@
-/* s3d_effect.c -- the effectors of seed 004 2.3.1-2.3.5 as the world applies them:
+/* s3d_effect.c -- the effectors of docs/protocol/3d.md §2.1-§2.5 as the world applies them:
  * create, init (team and uniform number), beam (before kick-off only), drive (the
  * omnidrive force with its per-axis error, the battery and the temperature) and kick
- * (a force and a topspin torque on the ball over KickSteps steps, with the seed's
+ * (a force and a topspin torque on the ball over KickSteps steps, with the manual's
  * noise). Agents are told why a command could not be carried out: "(error init
  * unum_taken)". */
 #include <ctype.h>
@@ -13,7 +13,7 @@
 
 void s3d_eff_create(s3d_world_t *w, int slot)
 {
-    /* one robot type: the parameters of (create ...) are ignored (seed 2.3.1) */
+    /* one robot type: the parameters of (create ...) are ignored (docs/protocol/3d.md §2.1) */
     w->conn[slot].created = 1;
 }
 
@@ -129,7 +129,7 @@ void s3d_eff_beam(s3d_world_t *w, int slot, vec3_t t)
         s3d_world_error(w, slot, "beam", "not_before_kick_off");
         return;
     }
-    /* z is forced to the ground (seed 2.3.3); the robot stays in its own half and on
+    /* z is forced to the ground (docs/protocol/3d.md §2.3); the robot stays in its own half and on
      * the field */
     double hx = pr->field_len / 2, hy = pr->field_wid / 2;
     t.x = t.x > 0.0 ? 0.0 : t.x < -hx ? -hx : t.x;
@@ -158,7 +158,7 @@ double s3d_drive_error(const s3d_params_t *pr, rng_t *rng)
     if (pr->drive_sigma <= 0.0 || pr->drive_errmax <= 0.0)
         return 0.0;
     /* a normal error cut at +-max by drawing again: "normally distributed around 0,
-     * each up to 2% of the applied force" (seed 2.3.4) */
+     * each up to 2% of the applied force" (docs/protocol/3d.md §2.4) */
     for (int i = 0; i < 64; i++) {
         double e = rng_normal(rng, 0.0, pr->drive_sigma);
         if (fabs(e) <= pr->drive_errmax)
@@ -190,7 +190,7 @@ void s3d_robot_energy(const s3d_params_t *pr, s3d_robot_t *r)
 
 double s3d_kick_lat_sigma(const s3d_params_t *pr, double lat)
 {
-    /* seed 2.3.5: 0.9 at both ends of the range, up to 4.5 towards the middle: a
+    /* 3d.md §2.5: 0.9 at both ends of the range, up to 4.5 towards the middle: a
      * parabola through (0, edge), (max/2, mid), (max, edge) */
     double m = pr->kick_max_angle;
     if (m <= 0.0)
@@ -230,7 +230,7 @@ void s3d_eff_kick(s3d_world_t *w, int slot, double lat, double power)
     power = power < 0.0 ? 0.0 : power > 100.0 ? 100.0 : power;
     double dth, dph, dpw;
     s3d_kick_noise(pr, &w->rng_act, lat, &dth, &dph, &dpw);
-    /* radially away from the robot in the x-y plane (seed: the horizontal angle cannot
+    /* radially away from the robot in the x-y plane (the manual: the horizontal angle cannot
      * be chosen) */
     vec3_t d = vec3_sub(w->ball.p, r->b.p);
     double th = atan2(d.y, d.x) + dth * M_PI / 180.0;

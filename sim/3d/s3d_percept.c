@@ -1,16 +1,16 @@
-/* s3d_percept.c -- the vision perceptor's measurements (seed 004 2.3.6): polar
+/* s3d_percept.c -- the vision perceptor's measurements (docs/protocol/3d.md §3.1): polar
  * coordinates of the eight markers (corner flags, goal posts), the ball and the other
  * robots, from the camera at the centre of the robot plus its calibration error, in the
  * robot's team frame (0 degrees towards the opponent goal, latitude 0 horizontal), with
- * the seed's normal noise on each coordinate. No occlusion: every object is seen (the
- * seed: "not completely implemented yet"). The text is the agent gateway's. */
+ * the manual's normal noise on each coordinate. No occlusion: every object is seen (the
+ * manual: "not completely implemented yet"). The text is the agent gateway's. */
 #include <math.h>
 #include "s3d_world.h"
 
 vec3_t s3d_marker_pos(const s3d_params_t *pr, int i)
 {
     /* 1_l (-L/2, -W/2), 2_l (-L/2, +W/2), 1_r (+L/2, -W/2), 2_r (+L/2, +W/2); the goal
-     * markers the same at +-GoalWidth/2 (seed section 3, the Info example) */
+     * markers the same at +-GoalWidth/2 (the Info example, 3d.md §4.2) */
     double x = pr->field_len / 2, y = i < 4 ? pr->field_wid / 2 : pr->goal_w / 2;
     int k = i % 4;
     return vec3(k < 2 ? -x : x, k % 2 == 0 ? -y : y, 0.0);

@@ -1,4 +1,4 @@
-/* s3d_referee.c -- the rules of the 3D game (seed 004 2.3.7 and 3): the automatic
+/* s3d_referee.c -- the rules of the 3D game (docs/protocol/3d.md §3.2, §4, §5): the automatic
  * kick-off WaitBeforeKickOff seconds after both teams are on the field (a coin for the
  * first half, the other side for the second, the conceding side after a goal), goals,
  * the ball leaving the field (kick-in, corner, goal kick RuleKickInPauseTime later),
@@ -46,7 +46,7 @@ void s3d_ref_kickoff(s3d_world_t *w)
     if (w->play_mode != PM3D_BEFORE_KICK_OFF)
         return;
     int side = w->kickoff_side;
-    if (side < 0) /* the seed's coin */
+    if (side < 0) /* the manual's coin */
         side = rng_unit(&w->rng_ref) < 0.5 ? 0 : 1;
     if (w->first_kickoff < 0)
         w->first_kickoff = side;

@@ -1,4 +1,4 @@
-/* s3d_world.h -- the 3D world (seed 004): sphere robots, the ball, goals and borders, a
+/* s3d_world.h -- the 3D world (docs/protocol/3d.md): sphere robots, the ball, goals and borders, a
  * rigid-body integrator (s3d_phys.c, s3d_collide.c), the effectors (s3d_effect.c), the
  * vision perceptor's noisy measurements (s3d_percept.c) and the referee
  * (s3d_referee.c). Pure: no shm access but the record and snapshot types, no I/O, no
@@ -167,7 +167,7 @@ void   s3d_collide_all(s3d_world_t *w);
 /* The goals, borders and ceiling for the parameters. */
 int    s3d_collide_build_shapes(const s3d_params_t *pr, s3d_shape_t *out, int max);
 
-/* ---- s3d_effect.c: the effectors (seed 2.3.1-2.3.5) ---- */
+/* ---- s3d_effect.c: the effectors (docs/protocol/3d.md §2.1-§2.5) ---- */
 void   s3d_eff_create(s3d_world_t *w, int slot);
 /* 0, or -1 after telling the agent why. */
 int    s3d_eff_init(s3d_world_t *w, int slot, int unum, const char *team);
@@ -191,7 +191,7 @@ int    s3d_kickable(const s3d_world_t *w, const s3d_robot_t *r);
 /* Battery and temperature after one step of this step's drive. */
 void   s3d_robot_energy(const s3d_params_t *pr, s3d_robot_t *r);
 
-/* ---- s3d_percept.c: vision (seed 2.3.6) ---- */
+/* ---- s3d_percept.c: vision (3d.md §3.1) ---- */
 /* Marker i (0..3 flags 1_l 2_l 1_r 2_r, 4..7 goal posts in the same order). */
 vec3_t s3d_marker_pos(const s3d_params_t *pr, int i);
 /* Exact polar coordinates of p from camera cam in side's team frame: dist m, theta and

@@ -1,5 +1,5 @@
 /* test_agentcmd.c -- agent messages into command records (agw3d_cmd.c): the effectors
- * of seed 004 2.3 with their examples, several per message, (syn), and errors for
+ * of docs/protocol/3d.md §2 with their examples, several per message, (syn), and errors for
  * everything else; a hostile name is never echoed. Also the agent list of pipe mode. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* test_effectors.c -- the effectors of seed 004 2.3.1-2.3.5 as the world applies them:
+/* test_effectors.c -- the effectors of docs/protocol/3d.md §2.1-§2.5 as the world applies them:
  * create before init, teams and numbers, beam before kick-off only, the drive's per-axis
  * error (a normal error cut at 2%), and the kick: its impulse over KickSteps steps and
  * its noise (horizontal sigma 0.02, latitude sigma 0.9 at 0 and 50 degrees and 4.5 half
@@ -133,7 +133,7 @@ Test(effectors, kick_latitude_sigma_shape, .timeout = 30)
     cr_expect_float_eq(s3d_kick_lat_sigma(&w.pr, 12.5), 0.9 + 3.6 * 0.75, 1e-12);
 }
 
-/* the noise over many kicks against the seed's sigmas (5% on a standard deviation from
+/* the noise over many kicks against the manual's sigmas (5% on a standard deviation from
  * 50000 samples is about 16 standard errors: the test fails on a wrong model only) */
 Test(effectors, kick_noise_statistics, .timeout = 30)
 {

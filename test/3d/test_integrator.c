@@ -1,7 +1,7 @@
 /* test_integrator.c -- the 3D rigid-body integrator (s3d_phys.c): free fall against the
  * closed form of semi-implicit Euler, the bounce, sliding turning into rolling, rolling
  * resistance, and a robot's drive against its ground drag. Expected values are derived
- * in the comments from the integrator's equations and the seed's constants. */
+ * in the comments from the integrator's equations and the manual's constants. */
 #include "test3d_util.h"
 
 static s3d_world_t w;
@@ -95,7 +95,7 @@ Test(integrator, drive_reaches_max_speed, .timeout = 30)
     t3d_steps(&w, 900);
     cr_expect(fabs(w.robot[s].b.v.x - 10.0) < 0.01, "after 10 s: %g", w.robot[s].b.v.x);
     cr_expect_float_eq(w.robot[s].b.p.z, w.pr.agent_r, 1e-9, "on the ground");
-    /* let go: the same drag stops it, "you cannot suddenly stop" (seed 2.3) */
+    /* let go: the same drag stops it, "you cannot suddenly stop" (3d.md §2) */
     s3d_eff_drive(&w, s, vec3(0, 0, 0));
     t3d_steps(&w, 100);
     cr_expect(fabs(w.robot[s].b.v.x - 10.0 * exp(-1.0)) < 0.05, "coasting: %g", w.robot[s].b.v.x);
@@ -119,7 +119,7 @@ Test(integrator, right_team_drives_in_its_frame, .timeout = 30)
 
 /* The omnidrive works only on the ground: a robot in the air just falls. Up, full
  * drive gives 750 N against a weight of 75 * 9.81 = 735.75 N: it lifts, but only by
- * the contact margin before the drive stops working (seed: "jump very little"). */
+ * the contact margin before the drive stops working (the manual: "jump very little"). */
 Test(integrator, drive_only_on_the_ground, .timeout = 30)
 {
     t3d_world(&w, "soccer::DriveErrorSigma=0", 1);

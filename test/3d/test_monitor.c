@@ -1,5 +1,5 @@
-/* test_monitor.c -- the monitor protocol of seed 004 section 3: the Init expression
- * (byte for byte the seed's example with the default parameters), Info with everything
+/* test_monitor.c -- the monitor protocol of docs/protocol/3d.md §4: the Init expression
+ * (byte for byte the manual's example with the default parameters), Info with everything
  * the first time and only what changed later, the ack, and the monitor and trainer
  * commands (mgw3d_encode.c, mgw3d_cmd.c); the monitor log read back (mgw3d_replay.c). */
 #include <stdio.h>
@@ -12,7 +12,7 @@ static s3d_world_t w;
 static shm3d_snapshot_sh_t snap;
 static char buf[MGW3D_INFO_LEN];
 
-/* the seed's example, its line breaks (added "for readability") taken out */
+/* the manual's example, its line breaks (added "for readability") taken out */
 Test(monitor, init_is_the_seeds_example, .timeout = 30)
 {
     t3d_config(NULL);
@@ -41,7 +41,7 @@ Test(monitor, info_full_then_changes, .timeout = 30)
     t3d_world(&w, NULL, 1);
     s3d_publish_fill(&w, &snap, 0);
     mgw3d_encode_info(&snap, &t3d_conf, NULL, &st, buf, sizeof buf);
-    /* the seed's example with no robots yet */
+    /* the manual's example with no robots yet */
     cr_expect_str_eq(buf, "(Info (time 0)(half 1)(score_left 0)(score_right 0)(play_mode 0)"
                           "(F (id 1_l)(pos -52 -34 0))(F (id 2_l)(pos -52 34 0))"
                           "(F (id 1_r)(pos 52 -34 0))(F (id 2_r)(pos 52 34 0))"
@@ -106,7 +106,7 @@ Test(monitor, commands_of_the_seed, .timeout = 30)
     cr_expect(recs[0].kind == SHM3D_CMD_AGENT && recs[0].i == 0 && recs[0].j == 1);
     cr_expect(recs[0].d[0] == -52.0 && recs[0].d[2] == 0.3);
     cr_expect_eq(recs[0].flags, SHM3D_CMDF_POS | SHM3D_CMDF_VEL);
-    cr_expect_eq(cmd("(ball (pos 10,20,1))"), 1, "commas, as the seed writes it");
+    cr_expect_eq(cmd("(ball (pos 10,20,1))"), 1, "commas, as the manual writes it");
     cr_expect(recs[0].kind == SHM3D_CMD_BALL && recs[0].d[0] == 10 && recs[0].d[1] == 20
               && recs[0].d[2] == 1 && recs[0].flags == SHM3D_CMDF_POS);
     cr_expect_eq(cmd("(ball (pos 1, 2, 3) (vel 4 5 6))"), 1);

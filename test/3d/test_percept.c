@@ -1,5 +1,5 @@
-/* test_percept.c -- the perceptors (seed 004 2.3.6-2.3.8): exact polar coordinates in
- * the team frame, the vision noise over many samples against the seed's sigmas
+/* test_percept.c -- the perceptors (docs/protocol/3d.md §3.1-§3.3): exact polar coordinates in
+ * the team frame, the vision noise over many samples against the manual's sigmas
  * (distance 0.0965 m, horizontal angle 0.1225 deg, latitude 0.1480 deg), the constant
  * camera calibration error (uniform within +-0.005 m per axis), and the text of a
  * perception: GameState (the game variables the first time), AgentState, Vision. */
@@ -37,7 +37,7 @@ Test(percept, polar_in_team_frame, .timeout = 30)
     cr_expect_float_eq(ph, -atan2(0.22, 10) * 180 / M_PI, 1e-9);
     s3d_polar(1, cam, vec3(0, 10, 0), &d, &th, &ph);
     cr_expect_float_eq(th, -90.0, 1e-9);
-    /* markers: flags at the corners, goal markers at the posts (seed's Info example) */
+    /* markers: flags at the corners, goal markers at the posts (the manual's Info example) */
     t3d_world(&w, NULL, 1);
     vec3_t f = s3d_marker_pos(&w.pr, 0), g = s3d_marker_pos(&w.pr, 7);
     cr_expect(f.x == -52 && f.y == -34 && f.z == 0, "1_l");

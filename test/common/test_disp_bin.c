@@ -1,7 +1,8 @@
 /* test_disp_bin.c -- the binary monitor/log structs byte for byte. Every expected value
- * is derived by hand from spec monitor-log-coach.md 1.4, 2.2 and Appendix A: offsets as
- * listed there, big-endian integers, positions x 16 (v1) or x 65536 (v2/v3) rounded,
- * server parameters x 65536 truncated, player parameters (int)(v x 65536 + 0.5). */
+ * is derived by hand from docs/protocol/monitor.md §4; docs/protocol/logs.md §2 and
+ * Appendix A: offsets as listed there, big-endian integers, positions x 16 (v1) or x 65536
+ * (v2/v3) rounded, server parameters x 65536 truncated, player parameters (int)(v x 65536 +
+ * 0.5). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 static disp_show_t show;
 static uint8_t out[4096];
 
-/* the show of the spec's examples: HELIOS 2 - Cyrus 1 in play_on at cycle 1234 */
+/* a show of a real match: HELIOS 2 - Cyrus 1 in play_on at cycle 1234 */
 static void sample_show(void)
 {
     memset(&show, 0, sizeof show);

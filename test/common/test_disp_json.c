@@ -1,5 +1,5 @@
-/* test_disp_json.c -- JSON monitor frames and log objects against the forms of spec
- * monitor-log-coach.md 1.2-1.5 and 2.2: key order, nulls for missing teams, integers for
+/* test_disp_json.c -- JSON monitor frames and log objects against the forms of
+ * docs/protocol/monitor.md §2-§5 and docs/protocol/logs.md §2: key order, nulls for missing teams, integers for
  * integral values, 6 significant digits, the monitor/log differences. */
 #include <criterion/criterion.h>
 #include <math.h>

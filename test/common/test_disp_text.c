@@ -1,6 +1,7 @@
 /* test_disp_text.c -- the text show line in its log form, messages and team-graphic
- * tiles (spec monitor-log-coach.md 1.4, 1.5, 2.2). The monitor form of the show line is
- * pinned in test/monitorgw/test_encode.c through the gateway's snapshot conversion. */
+ * tiles (docs/protocol/monitor.md §4, §5; docs/protocol/logs.md §2). The monitor form of
+ * the show line is pinned in test/monitorgw/test_encode.c through the gateway's snapshot
+ * conversion. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "disp_text.h"

@@ -1,4 +1,4 @@
-/* test_dispinit.c -- the monitor init forms of spec monitor-log-coach.md 1.1. */
+/* test_dispinit.c -- the monitor init forms of docs/protocol/monitor.md §1. */
 #include <criterion/criterion.h>
 #include "dispinit.h"
 

@@ -1,5 +1,5 @@
-/* test_logpath.c -- log directory and file names as the reference names them (spec
- * monitor-log-coach.md 2.4): "[DATE]LEFT-vs-RIGHT.rcg[.gz]" with TEAMINFO =
+/* test_logpath.c -- log directory and file names as the reference names them (see
+ * docs/protocol/logs.md §4): "[DATE]LEFT-vs-RIGHT.rcg[.gz]" with TEAMINFO =
  * name_[coach_]score[_penscore[w]] ("null" for a team that never connected), e.g. the
  * observed "20261122102050-TeamA_Coachy_0-vs-TeamB_0.rcg"; and hostile names staying
  * inside the directory. */

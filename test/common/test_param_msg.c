@@ -286,7 +286,7 @@ Test(param_msg, hostile_steps_do_not_overflow)
     free(c);
 }
 
-/* Every version boundary of the named lists (spec player-sim.md 1.3, the registration
+/* Every version boundary of the named lists (docs/protocol/player.md §4, the registration
  * version of each parameter): the first parameter(s) of each version appear from that
  * version on and not one version before. */
 Test(param_msg, every_version_boundary)

@@ -1,6 +1,7 @@
 /* test_parse.c -- the demo team's reading of server messages (scripts/demoteam/dt_parse.c):
- * landmark names to positions (spec player-sim.md 4.6), see and sense_body of protocol
- * 19, play-mode names (spec 6.1), referee hears, parameter messages, and garbage. */
+ * landmark names to positions (docs/protocol/player.md §5.7), see and sense_body of protocol
+ * 19, play-mode names (docs/protocol/referee.md §1), referee hears, parameter messages, and
+ * garbage. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -124,9 +124,9 @@ Test(dt_skills, kick_power_for_a_wanted_speed)
     w.ball.pos = vec2(0.5, 0.0);
     w.ball.vel = vec2(0.0, 0.0);
     w.ball.age = 0;
-    /* spec 3.4: rate = kick_power_rate (1 - 0.25 dir_diff/pi - 0.25 dist_ball/margin)
-     * with dist_ball = 0.5 - 0.3 - 0.085 = 0.115: 0.027 * 0.958929 = 0.025891; a ball
-     * speed of 2 needs power 2 / 0.025891 = 77.25, straight ahead */
+    /* docs/protocol/physics.md §4: rate = kick_power_rate (1 - 0.25 dir_diff/pi - 0.25
+     * dist_ball/margin) with dist_ball = 0.5 - 0.3 - 0.085 = 0.115: 0.027 * 0.958929 =
+     * 0.025891; a ball speed of 2 needs power 2 / 0.025891 = 77.25, straight ahead */
     dt_cmd_t c;
     dt_cmd_reset(&c);
     cr_expect_eq(dt_skill_kick_to(&w, &c, vec2(10.0, 0.0), 2.0), 1);

@@ -26,7 +26,7 @@ Test(netgw, init_port_takes_only_init, .timeout = 30)
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, NULL), 0);
     int fd = connect_player(&s, "(init TeamA (version 9))", NULL);
-    /* spec player-sim 1.1: a v8+ client must use its own port after init */
+    /* docs/protocol/player.md §2: a v8+ client must use its own port after init */
     e2e_send(fd, s.port, "(dash 100)");
     cr_expect_gt(e2e_recv_prefix(fd, "(error only_init_allowed_on_init_port)", buf, sizeof buf,
                                  1000, NULL), 0);
@@ -110,7 +110,7 @@ Test(netgw, change_view_changes_the_see_period, .timeout = 30)
     cr_assert_eq(e2e_server_start(&s, NULL), 0);
     int pport, n;
     int fd = connect_player(&s, "(init TeamA (version 9))", &pport);
-    /* narrow high: half the normal 150 ms (spec player-sim 4.1) */
+    /* narrow high: half the normal 150 ms (docs/protocol/player.md §5.2) */
     e2e_send(fd, pport, "(change_view narrow high)");
     double m = see_interval(fd, 1500, &n);
     cr_expect(m >= 60 && m <= 90, "narrow see interval %.1f ms (%d sees)", m, n);
@@ -133,7 +133,7 @@ Test(netgw, synch_mode_advances_on_done, .timeout = 30)
     int fd = connect_player(&s, "(init TeamA (version 9))", &pport);
     /* answer every (think) with (done) for one second: the sim does not wait for the
      * 100 ms clock, so more than 10 cycles pass (while the game time is 0 a synch-mode
-     * cycle lasts at least 50 ms, spec player-sim.md 7.3: 20 a second at most) */
+     * cycle lasts at least 50 ms, docs/protocol/player.md §11.3: 20 a second at most) */
     int thinks = 0;
     double end = e2e_now_ms() + 1000;
     while (e2e_now_ms() < end) {

@@ -1,4 +1,4 @@
-/* test_010_trainer.c -- the trainer end to end (spec monitor-log-coach.md 4.1-4.6): who
+/* test_010_trainer.c -- the trainer end to end (docs/protocol/coach.md §1-§6): who
  * may connect and the init replies, a scene built with move and read back with look and
  * see_global, errors per command, say and ear, change_player_type with its notices, the
  * eye in synch mode holding the server until (done). */
@@ -33,7 +33,7 @@ Test(trainer, refused_without_coach_mode, .timeout = 30)
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, NULL), 0);
     int fd = e2e_udp_open();
-    /* 4.1: the trainer port serves only with server::coach or coach_w_referee */
+    /* coach.md §1: the trainer port serves only with server::coach or coach_w_referee */
     cr_expect_gt(ask(fd, s.coach_port, "(init (version 19))", "(error "), 0);
     cr_expect_str_eq(buf, "(error connected_offline_coach_without_coach_mode)");
     close(fd);
@@ -46,7 +46,7 @@ Test(trainer, init_replies_and_errors, .timeout = 30)
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, args), 0);
     int fd = e2e_udp_open();
-    /* 4.2: a version below 1 is an ill-formed init, one above 19 has no protocol */
+    /* coach.md §2: a version below 1 is an ill-formed init, one above 19 has no protocol */
     cr_expect_gt(ask(fd, s.coach_port, "(init (version 0.5))", "(error "), 0);
     cr_expect_str_eq(buf, "(error illegal_command_form)");
     cr_expect_gt(ask(fd, s.coach_port, "(init (version 20))", "(error "), 0);
@@ -64,7 +64,7 @@ Test(trainer, init_replies_and_errors, .timeout = 30)
     e2e_send(t.fd, s.coach_port, "(look)");
     cr_expect_gt(e2e_recv_prefix(t.fd, "(error ", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(error only_init_allowed_on_init_port)");
-    /* 4.3: replies per command */
+    /* coach.md §3: replies per command */
     cr_expect_eq(e2e_trainer_cmd(&t, "(bye)"), -1);
     cr_expect_str_eq(t.last, "(error unknown_command)");
     cr_expect_eq(e2e_trainer_cmd(&t, "(init (version 19))"), -1);
@@ -108,7 +108,7 @@ Test(trainer, old_version_names_and_order, .timeout = 30)
     int pl = player(&s, "(init TeamA (version 19))", &pport);
     e2e_trainer_t t;
     cr_assert_eq(e2e_trainer_connect(&t, &s, 5), 0);
-    /* 4.5: before v7 long names and the angles before the velocity */
+    /* coach.md §5: before v7 long names and the angles before the velocity */
     cr_expect_eq(e2e_trainer_cmd(&t, "(move (player TeamA 1) -10 3 45 0 0)"), 0);
     cr_expect_eq(e2e_trainer_cmd(&t, "(move (ball) 1.5 -2)"), 0);
     usleep(300000);
@@ -190,7 +190,7 @@ Test(trainer, say_ear_and_hear, .timeout = 30)
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
     cr_expect_eq(e2e_trainer_cmd(&t, "(ear on)"), 0);
     cr_expect_str_eq(t.last, "(ok ear on)");
-    /* 5.3: v7+ players hear "coach" with quotes, older ones "referee" without; the
+    /* clang.md §3: v7+ players hear "coach" with quotes, older ones "referee" without; the
      * trainer with its ear on hears itself as the referee, before its (ok say): the
      * say is made when it arrives, then answered */
     e2e_send(t.fd, t.port, "(say move now)");
@@ -233,7 +233,7 @@ Test(trainer, change_player_type_and_notices, .timeout = 30)
     int b1 = player(&s, "(init TeamB (version 19))", NULL);
     e2e_trainer_t t;
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
-    /* 4.3: the trainer has no limits; teammates hear the type, opponents the number */
+    /* coach.md §3: the trainer has no limits; teammates hear the type, opponents the number */
     cr_expect_eq(e2e_trainer_change_type(&t, "TeamA", 1, 3), 0);
     cr_expect_str_eq(t.last, "(ok change_player_type TeamA 1 3)");
     cr_expect_gt(e2e_recv_prefix(a1, "(change_player_type ", buf, sizeof buf, 2000, NULL), 0);
@@ -266,7 +266,7 @@ Test(trainer, synch_mode_waits_for_done, .timeout = 30)
     cr_assert_eq(e2e_trainer_change_mode(&t, "play_on"), 0);
     cr_assert_eq(e2e_trainer_wait_cycles(&t, 2, &w), 0);
     int t0 = w.time;
-    /* 4.10: with its eye on the trainer is waited for: no (done), no next cycle */
+    /* coach.md §10: with its eye on the trainer is waited for: no (done), no next cycle */
     e2e_send(t.fd, t.port, "(done)");
     cr_expect_gt(e2e_recv_prefix(t.fd, "(see_global ", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_gt(e2e_recv_prefix(t.fd, "(think)", buf, sizeof buf, 2000, NULL), 0);

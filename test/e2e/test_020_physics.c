@@ -1,8 +1,9 @@
-/* test_020_physics.c -- physics end to end (spec player-sim.md 3): a synch-mode server
+/* test_020_physics.c -- physics end to end (docs/protocol/physics.md): a synch-mode server
  * with the noise off (player_rand, ball_rand, kick_rand 0) and the trainer
  * (server::coach=true) setting scenes; four v19 players act in lock step and every
  * cycle's see_global (6 significant digits, as the reference prints them) and
- * sense_body are checked against values computed here from the spec's formulas:
+ * sense_body are checked against values computed here from the formulas of
+ * docs/protocol/physics.md:
  *   scene 1 (125 cycles): a full-power runner (dash, effort, recovery, stamina), a kick
  *     reduced by the ball's distance rolling out with ball_decay, a slow runner pushing
  *     a standing player (the collision midpoint rule and the -0.1 bounce);
@@ -38,7 +39,7 @@ static int near(double got, double want)
 #define EXPECT_NEAR(got, want, ...) \
     cr_expect(near((got), (want)), "k %d: %s = %.9g, expected %.9g", k, #got, (got), (want))
 
-/* the spec's stamina update (3.3.3) for a player of type 0 */
+/* the stamina update (physics.md §3) for a player of type 0 */
 typedef struct stam {
     double st, rec, eff, cap;
 } stam_t;

@@ -1,4 +1,4 @@
-/* test_030_ref_kickoff.c -- kick-offs end to end (spec player-sim.md 6.2, 6.5): players in
+/* test_030_ref_kickoff.c -- kick-offs end to end (docs/protocol/referee.md §2, §5): players in
  * the opponents' half and the 9.15 m circle before and at a kick-off, the first kick
  * switching to play_on, an idle kick-off dropped after drop_ball_time, (start) acting only
  * at a half boundary. Lockstep synch mode (e2e_ref.h): each cycle is one step. */
@@ -130,10 +130,10 @@ Test(ref_kickoff, start_only_at_a_half_boundary, .timeout = 60)
     cr_expect_eq(e2e_ref_stop(&m), 0);
 }
 
-/* every kind of client gets the referee's messages in its own form (spec player-sim.md
- * 1.6, monitor-log-coach.md 1.5, 4.6): players (hear T referee MSG) at every version,
- * the trainer (hear referee T MSG), online coaches (hear T referee MSG), monitors
- * (msg T 1 "(referee MSG)") with send_comms */
+/* every kind of client gets the referee's messages in its own form (docs/protocol/player.md
+ * §7, docs/protocol/monitor.md §5; docs/protocol/coach.md §6): players (hear T referee MSG)
+ * at every version, the trainer (hear referee T MSG), online coaches (hear T referee MSG),
+ * monitors (msg T 1 "(referee MSG)") with send_comms */
 static char mbuf[65536];
 
 static int client(const e2e_server_t *s, int port, const char *init, const char *reply)

@@ -1,7 +1,8 @@
-/* test_031_ref_goal.c -- goals end to end (spec player-sim.md 6.3, 3.1, 7.4): the goal
- * message, the 50 stoppage steps with the clock frozen, the attackers kept 9.15 m from
- * the ball meanwhile, the kick-off for the team that conceded with both teams back in
- * their halves; an indirect free kick shot straight in is no goal but a goal kick. */
+/* test_031_ref_goal.c -- goals end to end (docs/protocol/referee.md §3;
+ * docs/protocol/physics.md §1; docs/protocol/player.md §11.4): the goal message, the 50
+ * stoppage steps with the clock frozen, the attackers kept 9.15 m from the ball meanwhile,
+ * the kick-off for the team that conceded with both teams back in their halves; an indirect
+ * free kick shot straight in is no goal but a goal kick. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_032_ref_out.c -- the ball out of play end to end (spec player-sim.md 6.4, 6.5): a
+/* test_032_ref_out.c -- the ball out of play end to end (docs/protocol/referee.md §4, §5): a
  * kick-in for the team that did not touch last, at the crossing point on the line, with
  * the kickers' opponents cleared 9.15 m; a corner kick at (+-51.5, +-33); a goal kick at
  * the goal-area corner, the attackers pushed out of the penalty area, play_on only when

@@ -1,4 +1,4 @@
-/* test_033_ref_offside.c -- offside end to end (spec player-sim.md 6.7): candidates fixed
+/* test_033_ref_offside.c -- offside end to end (docs/protocol/referee.md §7): candidates fixed
  * at the pass (teammates beyond the second-last defender and the ball), the offside
  * called when a candidate tries to play the ball within 2.5 m or plays it, the ball at
  * the offside point, 30 steps with the clock stopped and the offenders sent 9.15 m behind

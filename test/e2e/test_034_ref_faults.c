@@ -1,5 +1,5 @@
-/* test_034_ref_faults.c -- free kick faults and the goalie rules end to end (spec
- * player-sim.md 6.6, 6.9): the taker kicks, dashes and kicks again: free_kick_fault, 30
+/* test_034_ref_faults.c -- free kick faults and the goalie rules end to end (see
+ * docs/protocol/referee.md §6, §9): the taker kicks, dashes and kicks again: free_kick_fault, 30
  * steps, free kick for the others; a catch outside the penalty area: catch_fault; a catch
  * of a teammate's pass: back_pass, 30 steps, indirect free kick; a legal catch: a free
  * kick, the goalie moves with the ball, and carrying it out of the area is a catch fault. */

@@ -1,4 +1,4 @@
-/* test_035_ref_fouls.c -- fouls and cards end to end (spec player-sim.md 6.8): a tackle
+/* test_035_ref_fouls.c -- fouls and cards end to end (docs/protocol/referee.md §8): a tackle
  * with the foul flag on an opponent who has the ball: the victim is foul-charged (frozen
  * 5 cycles, sense_body (foul (charged n))), foul_charge at the tackler's position, 30
  * steps, free kick; dangerous (the victim dashed and stands between tackler and ball,

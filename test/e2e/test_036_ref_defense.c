@@ -1,5 +1,5 @@
-/* test_036_ref_defense.c -- illegal defense and the ball-stuck rule end to end (spec
- * player-sim.md 6.10, 6.11): after the attackers kicked, with the ball in the defenders'
+/* test_036_ref_defense.c -- illegal defense and the ball-stuck rule end to end (see
+ * docs/protocol/referee.md §10, §11): after the attackers kicked, with the ball in the defenders'
  * half, illegal_defense_number defenders in the zone before their goal for
  * illegal_defense_duration steps: illegal_defense at (+-41.5, 0), 30 steps, free kick for
  * the attackers; a ball that stays within ball_stuck_area for drop_ball_time steps of

@@ -1,9 +1,9 @@
-/* test_037_ref_time.c -- halves, extra time and the end of the game end to end (spec
- * player-sim.md 6.12, 7.4): half_time with the clock frozen in before_kick_off until the
- * next (start), the right team kicking off the second half; a level game extended by
- * nr_extra_halfs halves of extra_half_time, each announced time_extended; time_up when
- * the score differs; golden goal ending extra time at once; time_up_without_a_team.
- * half_time=1 and extra_half_time=1: 10 cycles each. */
+/* test_037_ref_time.c -- halves, extra time and the end of the game end to end (see
+ * docs/protocol/referee.md §12; docs/protocol/player.md §11.4): half_time with the clock
+ * frozen in before_kick_off until the next (start), the right team kicking off the second
+ * half; a level game extended by nr_extra_halfs halves of extra_half_time, each announced
+ * time_extended; time_up when the score differs; golden goal ending extra time at once;
+ * time_up_without_a_team. half_time=1 and extra_half_time=1: 10 cycles each. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

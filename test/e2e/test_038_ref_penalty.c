@@ -1,4 +1,4 @@
-/* test_038_ref_penalty.c -- the penalty shoot-out end to end (spec player-sim.md 6.12): a
+/* test_038_ref_penalty.c -- the penalty shoot-out end to end (docs/protocol/referee.md §12): a
  * level game after normal time (no extra halves here) goes to penalties: a random goal
  * (penalty_onfield_l|r), setup, ready, the taker's kick (taken), score or miss, the other
  * team; the referee places the players (pen_coach_moves_players); an early winner when

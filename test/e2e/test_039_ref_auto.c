@@ -1,12 +1,12 @@
-/* test_039_ref_auto.c -- unattended matches (spec monitor-log-coach.md 7.1, 7.3, 7.5;
- * player-sim.md 6.12): server::auto_mode with 22 players of the test in synch mode. The
- * server kicks off each half by itself after kick_off_wait steps, ends the game, waits
- * game_over_wait steps, prints the result block and exits with status 0. One match is
- * won by a goal of a simple left striker; a match of 22 players standing still is level
- * after normal time, goes through both extra halves and a shoot-out that every attempt
- * misses, and ends with the coin toss (pen_random_winner). And the server starting both
- * teams itself (team_l_start, team_r_start: two rcss-demoteam programs, real time),
- * stopping them with SIGINT at the end. */
+/* test_039_ref_auto.c -- unattended matches (docs/protocol/logs.md §7, §8;
+ * docs/protocol/referee.md §13; docs/protocol/referee.md §12): server::auto_mode with 22
+ * players of the test in synch mode. The server kicks off each half by itself after
+ * kick_off_wait steps, ends the game, waits game_over_wait steps, prints the result block
+ * and exits with status 0. One match is won by a goal of a simple left striker; a match of
+ * 22 players standing still is level after normal time, goes through both extra halves and
+ * a shoot-out that every attempt misses, and ends with the coin toss (pen_random_winner).
+ * And the server starting both teams itself (team_l_start, team_r_start: two rcss-demoteam
+ * programs, real time), stopping them with SIGINT at the end. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <math.h>
@@ -118,7 +118,7 @@ Test(ref_auto, full_match_unattended, .timeout = 240)
     cr_expect(strstr(m.log, "300 time_up;300 time_over;"), "%s", m.log);
     int st = e2e_ref_finish(&m, 20000, out, sizeof out);
     cr_expect_eq(st, 0, "exit status");
-    /* what the reference prints (spec monitor-log-coach.md 7.5 and 7.1) */
+    /* what the reference prints (docs/protocol/logs.md §8 and §7) */
     cr_expect(strstr(out, "Waiting to kick off\n") && strstr(out, "Kick_off_left\n")
               && strstr(out, "Kick_off_right\n") && strstr(out, "Waiting after end of match\n"),
               "%s", out);
@@ -179,7 +179,7 @@ Test(ref_auto, server_starts_the_teams, .timeout = 120)
     snprintf(a_left, sizeof a_left, "exec %s/rcss-demoteam %d TeamL", bin, port);
     snprintf(a_right, sizeof a_right, "exec %s/rcss-demoteam %d TeamR", bin, port);
     /* a value with blanks as its own argument (it is single-quoted when the arguments
-     * are joined, spec monitor-log-coach.md 6.2); this port replaces the harness's */
+     * are joined, docs/protocol/config.md §2); this port replaces the harness's */
     const char *args[] = { a_port, "server::team_l_start", "=", a_left,
                            "server::team_r_start", "=", a_right, "server::auto_mode=true",
                            "server::half_time=2", "server::kick_off_wait=5",

@@ -1,6 +1,6 @@
 /* test_040_versions.c -- one player per protocol version 1..19 on one synch-mode server
  * (v1-v11 team A, v12-v19 team B), a monitor starts the match, and each player's first
- * 20 cycles are checked against what its version defines (spec player-sim.md 1.1-1.6):
+ * 20 cycles are checked against what its version defines (docs/protocol/player.md §2-§7):
  * the init reply and parameter messages, (ok synch_see) from v18, one sense_body per
  * cycle with the fields of its version, see messages in its form and rate, the referee's
  * kick-off, the change_player_type notices of the automatic type assignment (v7+), one
@@ -73,7 +73,7 @@ static void check_params(int v, const e2e_pl_t *p)
     cr_expect_eq(e2e_pl_find(p, "(ok synch_see)", NULL) != NULL, v >= 18, "v%d", v);
 }
 
-/* the fields a sense_body of version v has (spec 1.5) */
+/* the fields a sense_body of version v has (docs/protocol/player.md §6) */
 static void check_sense(int v, const char *sb)
 {
     cr_expect_eq(strstr(sb, "(head_angle ") != NULL, v >= 5, "v%d: %s", v, sb);

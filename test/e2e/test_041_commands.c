@@ -1,5 +1,5 @@
-/* test_041_commands.c -- a scripted player walks through every command of spec
- * player-sim.md 2 on a synch-mode server and checks each effect in the next sense_body
+/* test_041_commands.c -- a scripted player walks through every command of
+ * docs/protocol/player.md §10 on a synch-mode server and checks each effect in the next sense_body
  * (or the reply), then through every error and warning a player can get on its own port:
  * illegal_command_form (commands before it still done), message_not_null_terminated,
  * moving_to_opponent_field, too_many_moves (a goalie's third move after a catch, the

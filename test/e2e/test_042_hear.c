@@ -1,5 +1,5 @@
-/* test_042_hear.c -- what players hear, end to end on a synch-mode server (spec
- * player-sim.md 1.6 and 5): a say heard at once by v6/v7 listeners in their forms, at
+/* test_042_hear.c -- what players hear, end to end on a synch-mode server (see
+ * docs/protocol/player.md §7): a say heard at once by v6/v7 listeners in their forms, at
  * the start of the next cycle (after the sense_body) by v8+ listeners as our/opp, the
  * speaker's own message; one full message per team per cycle (hear_max/inc/decay 1),
  * the partial form with (ear (on our partial)), the attention target always first,

@@ -1,5 +1,5 @@
-/* test_043_connect.c -- joining and leaving as the reference does it (spec player-sim.md
- * 1.1, each case checked against rcssserver 19 by hand): numbers by connection count (a
+/* test_043_connect.c -- joining and leaving as the reference does it (docs/protocol/player.md
+ * §2, each case checked against rcssserver 19 by hand): numbers by connection count (a
  * player who left keeps its number and the team stays full after 11 joins), one goalie
  * per team (one who left still counts), a third team refused, a client of a protocol
  * that does not exist still naming its team, fixed team names refused, reconnect rules

@@ -105,7 +105,7 @@ Test(stream, fullstate_for_one_side, .timeout = 60)
     cr_expect_eq(e2e_server_stop(&s), 0);
 }
 
-/* synch mode: the synch see and (think) are polls of the timer (spec player-sim.md 7):
+/* synch mode: the synch see and (think) are polls of the timer (docs/protocol/player.md §11):
  * with synch_see_offset up to synch_offset (60) the see comes before (think) (at 60
  * both fall on one poll, the see first), above it after */
 static void see_vs_think(const char *offset, int see_first)

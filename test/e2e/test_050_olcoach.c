@@ -1,5 +1,5 @@
-/* test_050_olcoach.c -- online coaches end to end (spec monitor-log-coach.md 4.1-4.6,
- * 4.9, 7.2, 3): who may connect and the init replies per version, what a new coach is
+/* test_050_olcoach.c -- online coaches end to end (docs/protocol/coach.md §1-§6,
+ * §9, §11; docs/protocol/logs.md §6): who may connect and the init replies per version, what a new coach is
  * told (substitutions so far, its players' coach-language ranges, coach_msg_file),
  * visual information with the fixed team names, the replies of every command, the old
  * (v<7) freeform say, team-graphic tiles with their event for monitors and logs,
@@ -70,7 +70,7 @@ Test(olcoach, init_replies_and_errors, .timeout = 30)
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, NULL), 0);
     int fd = e2e_udp_open();
-    /* 4.2: a team must have a player first */
+    /* coach.md §2: a team must have a player first */
     cr_expect_gt(ask(fd, s.olcoach_port, "(init TeamA (version 19))", "(error "), 0);
     cr_expect_str_eq(buf, "(error no_such_team)");
     int pa = player(&s, "(init TeamA (version 19))", NULL);
@@ -89,7 +89,7 @@ Test(olcoach, init_replies_and_errors, .timeout = 30)
     /* a v8+ coach must use its own port after init */
     cr_expect_gt(ask(ca, s.olcoach_port, "(look)", "(error "), 0);
     cr_expect_str_eq(buf, "(error only_init_allowed_on_init_port)");
-    /* 4.4: what is not a coach command */
+    /* coach.md §4: what is not a coach command */
     cr_expect_str_eq(reply(ca, port, "(change_player_types (1 2))"), "(error unknown_command)");
     cr_expect_str_eq(reply(ca, port, "(ear on)"), "(error unknown_command)");
     cr_expect_str_eq(reply(ca, port, "garbage"), "(error illegal_command_form)");
@@ -130,7 +130,7 @@ Test(olcoach, what_a_new_coach_is_told, .timeout = 30)
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
     cr_expect_eq(e2e_trainer_change_type(&t, "TeamA", 2, 3), 0);
     cr_expect_eq(e2e_trainer_change_type(&t, "TeamB", 1, 4), 0);
-    /* 4.2: after the parameters, the substitutions so far (own team with the type, the
+    /* coach.md §2: after the parameters, the substitutions so far (own team with the type, the
      * opponents without), the teammates' coach-language ranges (v8+), and from v11 the
      * coach_msg_file as (include SIZE TEXT) */
     int ca = coach(&s, "(init TeamA (version 19))", NULL);
@@ -180,7 +180,7 @@ Test(olcoach, sees_with_fixed_team_names, .timeout = 30)
     cr_assert_eq(e2e_trainer_wait_cycles(&t, 1, &w), 0);
     int port;
     int ca = coach(&s, "(init TeamA (version 19))", &port);
-    /* 4.5: the opponents of an online coach carry server::fixed_teamname_r */
+    /* coach.md §5: the opponents of an online coach carry server::fixed_teamname_r */
     cr_expect_str_eq(reply(ca, port, "(team_names)"),
                      "(ok team_names (team l TeamA) (team r Opp))\n");
     cr_expect_eq(strncmp(reply(ca, port, "(look)"), "(ok look 0 ", 11), 0, "%s", buf);
@@ -213,7 +213,7 @@ Test(olcoach, old_freeform_say, .timeout = 30)
     int port;
     int cb = coach(&s, "(init TeamB Oldie (version 6))", &port);
     cr_expect_str_eq(buf, "(init r ok)");
-    /* 4.4, 5.3: before v7 a raw text, outside play_on only, heard by every player */
+    /* coach.md §4; clang.md §3: before v7 a raw text, outside play_on only, heard by every player */
     cr_expect_str_eq(reply(cb, port, "(say hello there)"), "(ok say)");
     cr_expect_gt(e2e_recv_prefix(a1, "(hear ", buf, sizeof buf, 2000, NULL), 0);
     cr_expect_str_eq(buf, "(hear 0 online_coach_right \"hello there\")");
@@ -269,7 +269,7 @@ Test(olcoach, team_graphic_and_text_log, .timeout = 30)
     int b1 = player(&s, "(init TeamB (version 19))", NULL);
     int port;
     int cb = coach(&s, "(init TeamA (version 19))", &port);
-    /* 4.4, 7.2: 8x8 XPM tiles before kick-off */
+    /* coach.md §4, §11: 8x8 XPM tiles before kick-off */
     cr_expect_str_eq(reply(cb, port, "(team_graphic (1 2 " TILE_8X8 "))"),
                      "(ok team_graphic 1 2)");
     /* a tile outside the 32x8 grid is still taken, after a warning */
@@ -374,7 +374,7 @@ Test(olcoach, compressed_coach_and_trainer, .timeout = 30)
     int a1 = player(&s, "(init TeamA (version 19))", NULL);
     int port;
     int ca = coach(&s, "(init TeamA (version 19))", &port);
-    /* 4.9: the ok in plain text, then every message both ways one zlib stream */
+    /* coach.md §9: the ok in plain text, then every message both ways one zlib stream */
     cr_expect_str_eq(reply(ca, port, "(compression 6)"), "(ok compression 6)");
     zsend(ca, port, "(team_names)");
     cr_expect_gt(unzip_recv(ca), 0);

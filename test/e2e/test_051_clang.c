@@ -1,8 +1,8 @@
 /* test_051_clang.c -- the coach language end to end in synch mode, one cycle at a time
- * (spec monitor-log-coach.md 4.8, 5): messages re-serialised and released in order at
- * the next step outside play_on and clang_mess_delay cycles after receipt in play_on,
- * each player getting the message or (unsupported_clang) by its announced range, the
- * trainer hearing them quoted; the per-type windows; freeform outside play_on and in
+ * (docs/protocol/coach.md §8; docs/protocol/clang.md): messages re-serialised and released
+ * in order at the next step outside play_on and clang_mess_delay cycles after receipt in
+ * play_on, each player getting the message or (unsupported_clang) by its announced range,
+ * the trainer hearing them quoted; the per-type windows; freeform outside play_on and in
  * the play_on windows only, with its count; parse errors.
  *
  * The server holds every cycle until the holding player H answers its (think), so a
@@ -68,7 +68,7 @@ Test(clang, delivery_delay_and_ranges, .timeout = 60)
     cr_assert_eq(e2e_group_cmd(&g, q, "(clang (ver 7 8))", buf, sizeof buf), 0);
     cr_assert_eq(e2e_group_cmd(&g, t, "(ear on)", buf, sizeof buf), 0);
     cr_assert_eq(e2e_group_step(&g, h, 2), 0);
-    /* 5.1: the coach hears its players' ranges */
+    /* clang.md §1: the coach hears its players' ranges */
     cr_expect_gt(e2e_group_wait(&g, c, "(clang (ver (p \"TeamA\" 3) 8 8))", buf, sizeof buf,
                                 2000), 0);
     e2e_group_clear(h);
@@ -77,14 +77,14 @@ Test(clang, delivery_delay_and_ranges, .timeout = 60)
     e2e_group_clear(q);
     e2e_group_clear(t);
 
-    /* 4.8: before kick-off, released at the next step, in order; clang_mess_per_cycle
+    /* coach.md §8: before kick-off, released at the next step, in order; clang_mess_per_cycle
      * does not hold the second back (the reference's loop never limits it) */
     int t0 = now(&g, t);
     cr_expect_eq(t0, 0);
     say(&g, c, ADVICE, "(ok say)");
     say(&g, c, "(freeform \"line up\")", "(ok say)");
     cr_assert_eq(e2e_group_step(&g, h, 1), 0);
-    /* 5.3: re-serialised ({3 4} comes out as {4 3}); 5.1: advice is 7-only, freeform
+    /* clang.md §3: re-serialised ({3 4} comes out as {4 3}); clang.md §1: advice is 7-only, freeform
      * "7 or 8": the [8,8] player gets (unsupported_clang) for the advice only, the
      * players who never announced a range for both */
     cr_expect_str_eq(heard(&g, p78), "(hear 0 online_coach_left " ADVICE_OUT ")");
@@ -133,7 +133,7 @@ Test(clang, windows_freeform_and_errors, .timeout = 60)
     e2e_client_t *c = e2e_group_join(&g, "C", s.olcoach_port, "(init TeamA (version 19))", 0);
     cr_assert(h && t && c);
     cr_assert_eq(e2e_group_step(&g, h, 1), 0);
-    /* 5.2: what does not parse, or is too long */
+    /* clang.md §2: what does not parse, or is too long */
     say(&g, c, "(advice)", "(error could_not_parse_say)");
     say(&g, c, "(info (1 (true) (do our {1} (fly))))", "(error could_not_parse_say)");
     char big[200];
@@ -169,7 +169,7 @@ Test(clang, windows_freeform_and_errors, .timeout = 60)
         snprintf(err, sizeof err, "(error said_too_many_%s_messages)", kinds[k][1]);
         say(&g, c, kinds[k][0], err);
     }
-    /* freeform in play_on (4.8): only in windows of freeform_send_period (3) cycles
+    /* freeform in play_on (coach.md §8): only in windows of freeform_send_period (3) cycles
      * after every freeform_wait_period (8) cycles of play_on: at P+9, P+10, then
      * P+16..P+18, P+24..P+26; and say_coach_cnt_max (3) per game */
     static const struct { int at; const char *msg; const char *want; } steps[] = {

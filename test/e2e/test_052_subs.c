@@ -1,5 +1,5 @@
-/* test_052_subs.c -- substitutions by the online coach end to end in synch mode (spec
- * monitor-log-coach.md 4.4, 4.6, 4.7): every rule in the reference's order, and every
+/* test_052_subs.c -- substitutions by the online coach end to end in synch mode (see
+ * docs/protocol/coach.md §4, §6, §7): every rule in the reference's order, and every
  * player of both teams hearing the notice of each one (v7+: its own team's with the
  * type, the other team's without; v<7 nothing), both coaches too; the goalie change
  * and its notice for everyone from v16. The sim decides and answers at its next step

@@ -1,5 +1,5 @@
-/* test_053_keepaway.c -- keepaway training end to end in synch mode (spec
- * monitor-log-coach.md 7.4), the scene helios-base's sample_trainer runs: three keepers
+/* test_053_keepaway.c -- keepaway training end to end in synch mode (see
+ * docs/protocol/referee.md §14), the scene helios-base's sample_trainer runs: three keepers
  * (left) and two takers (right), a kick-off that goes straight to play_on and sets the
  * field, and an episode ended by the referee's "training Keepaway 1" when the ball leaves
  * the 20 x 20 m rectangle or a taker has held it for 4 cycles, the field set again; and
@@ -112,7 +112,7 @@ Test(keepaway, episodes, .timeout = 60)
 }
 
 /* ---- the keepaway log (.kwy) ------------------------------------------------------------
- * Expected contents come from the rules (spec monitor-log-coach.md 7.4): the header with the
+ * Expected contents come from the rules (docs/protocol/referee.md §14): the header with the
  * counts and the region, then per episode its number, its start (0 for the first, then the
  * previous end), its end (the cycle of the referee's "training Keepaway 1"), the duration
  * and o/t by how the test ended it. */

@@ -1,6 +1,7 @@
-/* test_060_monitor_versions.c -- monitors of every protocol version end to end (spec
- * monitor-log-coach.md 1.1-1.6): (dispinit), (dispinit version 2..5 | -1) on the player
- * port, the init block of each version with bytes derived from the spec, then one frame
+/* test_060_monitor_versions.c -- monitors of every protocol version end to end (see
+ * docs/protocol/monitor.md §1-§6): (dispinit), (dispinit version 2..5 | -1) on the player
+ * port, the init block of each version with bytes derived from
+ * docs/protocol/monitor.md §3, then one frame
  * per cycle with consecutive times once the match runs; protocol-1 commands through the
  * player port; compression; referee commands refused to non-operators. */
 #include <criterion/criterion.h>
@@ -159,7 +160,8 @@ Test(monitor_versions, protocol_1_commands_on_the_player_port, .timeout = 30)
     int fd = e2e_udp_open();
     e2e_send(fd, s.port, "(dispinit)");
     cr_assert_eq(next_frame(fd, 1), 0);
-    e2e_send(fd, s.port, "(dispstart)"); /* spec 1.1: v1 monitors may keep using 6000 */
+    /* docs/protocol/monitor.md §1: v1 monitors may keep using 6000 */
+    e2e_send(fd, s.port, "(dispstart)");
     int t = 0;
     for (int k = 0; k < 30 && t <= 0; k++)
         t = next_frame(fd, 1);

@@ -1,9 +1,10 @@
-/* test_070_logs.c -- game and text logs end to end (spec monitor-log-coach.md 2, 3, 6.3):
- * a short synch-mode match leaves DIR/DATE-LEFT-vs-RIGHT.rcg and .rcl named as the
- * reference names them, with the parameters, frames of every cycle after the kick-off,
- * play modes, teams, the result (and no message of this server's own); the text log has every received command
- * with cycle and stoppage counter and the referee's messages; fixed names, undated names,
- * compression, other versions; hostile names stay in the directory. */
+/* test_070_logs.c -- game and text logs end to end (docs/protocol/logs.md §6;
+ * docs/protocol/config.md §3): a short synch-mode match leaves DIR/DATE-LEFT-vs-RIGHT.rcg
+ * and .rcl named as the reference names them, with the parameters, frames of every cycle
+ * after the kick-off, play modes, teams, the result (and no message of this server's own);
+ * the text log has every received command with cycle and stoppage counter and the referee's
+ * messages; fixed names, undated names, compression, other versions; hostile names stay in
+ * the directory. */
 #include <criterion/criterion.h>
 #include <regex.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ static const char *base(const char *path)
 }
 
 /* frames after the kick-off: never a time going back, play_on times each exactly once,
- * kick-off first, one time_over at the end (spec 2.3) */
+ * kick-off first, one time_over at the end (docs/protocol/logs.md §3) */
 static void check_frames(const rcg_t *g)
 {
     cr_assert_gt(g->n_frames, 0);

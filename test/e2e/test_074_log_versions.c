@@ -1,5 +1,5 @@
-/* test_074_log_versions.c -- every game log version end to end (spec monitor-log-coach.md
- * 2.1-2.4): a match recorded with server::game_log_version 1, 2, 3, 4, 5, 6 and -1
+/* test_074_log_versions.c -- every game log version end to end (docs/protocol/logs.md
+ * §1-§4): a match recorded with server::game_log_version 1, 2, 3, 4, 5, 6 and -1
  * (JSON), some compressed, reads back to the same frames a live monitor got during the
  * match (the monitor protocol that shows what the version keeps: e2e_monitor_for_log),
  * one for one after the kick-off, and to the same header facts: the version's magic,
@@ -43,7 +43,7 @@ static int has_msg(const rcg_t *g, const char *prefix)
     return 0;
 }
 
-/* the first bytes of the file: the version's header (spec 2.1) */
+/* the first bytes of the file: the version's header (docs/protocol/logs.md §1) */
 static void check_magic(const char *raw, size_t len, int version)
 {
     cr_assert_gt(len, 4);

@@ -1,5 +1,5 @@
 /* test_076_logplayer_versions.c -- rcss-logplayer serves every monitor protocol from a
- * log of every version (spec monitor-log-coach.md 1.2-1.5): for logs written in versions
+ * log of every version (docs/protocol/monitor.md §2-§5): for logs written in versions
  * 1-6 and JSON, monitors of protocols 1 ("(dispinit)"), 2, 3, 4, 5 and JSON connect and
  * get, from a socket of their own:
  *   - the init block of their protocol from the log's parameters: v1 nothing; v2 the

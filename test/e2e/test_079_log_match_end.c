@@ -1,5 +1,5 @@
-/* test_079_log_match_end.c -- how a match's end reaches the logs and stdout (spec
- * monitor-log-coach.md 2.3, 2.4, 3, 7.1, 7.5):
+/* test_079_log_match_end.c -- how a match's end reaches the logs and stdout (see
+ * docs/protocol/logs.md §3, §4, §6, §7, §8):
  *   - an unattended match (server::auto_mode) that ends by itself goes through the same
  *     clean stop as a signal: the recorder writes the result and renames both logs;
  *   - the log names, the (result ...) message and the result block the server prints use
@@ -113,8 +113,8 @@ Test(log_match_end, auto_mode_coin_toss_names_and_one_start_time, .timeout = 180
 }
 
 /* ---- stdout and the logs of an unattended match, line by line ------------------------ */
-/* The lines the reference prints on stdout (spec 7.1, 7.5), as patterns: stdout holds
- * these and nothing else (this server's own messages go to stderr). */
+/* The lines the reference prints on stdout (docs/protocol/logs.md §7, §8), as patterns:
+ * stdout holds these and nothing else (this server's own messages go to stderr). */
 static const char *const stdout_grammar[] = {
     "^rcssserver-19\\.0\\.0$", "^$", "^(Using given )?Simulator Random Seed: [0-9]+$",
     "^(CSVSaver|STDOutSaver): Ready$",

@@ -71,7 +71,8 @@ Test(sampleclient, drives_a_player_by_hand, .timeout = 60)
     cr_expect(e2e_proc_expect(&trainer, "(ok change_mode)", line, sizeof line, 2000));
     wait_cycles(&player, 2); /* the trainer's commands are applied at the next step */
 
-    /* kick straight ahead: counted only when the ball was within reach (spec 2) */
+    /* kick straight ahead: counted only when the ball was within reach
+     * (docs/protocol/player.md §10) */
     e2e_proc_write(&player, "(kick 80 0)");
     cr_expect(wait_count(&player, "(kick ", 1), "the kick happened");
     e2e_proc_write(&player, "(turn 60)");

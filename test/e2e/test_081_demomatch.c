@@ -18,11 +18,12 @@
 #include "e2e_proc.h"
 
 /* 1 once the server's auto_mode is there: it then kicks off each half itself and
- * leaves after time_over (spec player-sim.md 6.12), and the monitor only watches. */
+ * leaves after time_over (docs/protocol/referee.md §12), and the monitor only watches. */
 #define MATCH_AUTO_MODE 1
 #define HALF_SECONDS    60   /* 600 cycles a half; RCSS_DEMO_HALF=S overrides */
 #define SEED            11   /* server::random_seed; RCSS_DEMO_SEED=N overrides */
-#define PM_BEFORE_KICK_OFF 1 /* play-mode numbers of the monitor protocol (spec 6.1) */
+/* play-mode numbers of the monitor protocol (docs/protocol/monitor.md §8) */
+#define PM_BEFORE_KICK_OFF 1
 #define PM_TIME_OVER       2
 
 static e2e_proc_t team[2];

@@ -4,7 +4,7 @@
  * kick, and the free kicks that follow an offside or a back pass of the other side, the
  * ball is placed and the mode changed, and a monitor on the player port sees the team
  * kick the ball (play_on, ball moving). When the other side has the kick-in, every
- * player keeps 9.15 m away (spec player-sim.md 6.5). The goalie catches a shot in play
+ * player keeps 9.15 m away (docs/protocol/referee.md §5). The goalie catches a shot in play
  * and kicks the ball out of its penalty area. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * exits 0; fed back with --config FILE it gives the same configuration; --config
  * replaces the default files, so nothing is read from ~/.rcssserver; and a server run
  * with its logs on writes nothing into $HOME (the reference creates ~/.rcssserver and,
- * from a working directory, a literal "./~/.rcssserver": spec ecosystem.md row 16). */
+ * from a working directory, a literal "./~/.rcssserver"). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>

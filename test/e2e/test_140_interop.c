@@ -28,12 +28,12 @@ static long sense_count(const char *sb, const char *name)
 #define CYCLES          40
 
 /* One player sends, every cycle, one datagram: a turn, (done), 30 change_views, 80
- * (sense_body) requests and a say. Each change_view and each say is counted (spec
- * player-sim.md 2: the sense_body counters), so the sense_body after k such cycles shows
- * change_view 30k and say k: no command after a (done) may slip into the step after. The
- * 80 requests (each answered at once with a sense_body) keep the gateway busy after the
- * (done) long enough for a sim that steps on the (done) alone to step before the say.
- * A second player answers its (think)s at once. The trainer puts the game in play_on
+ * (sense_body) requests and a say. Each change_view and each say is counted (see
+ * docs/protocol/player.md §10: the sense_body counters), so the sense_body after k such
+ * cycles shows change_view 30k and say k: no command after a (done) may slip into the step
+ * after. The 80 requests (each answered at once with a sense_body) keep the gateway busy
+ * after the (done) long enough for a sim that steps on the (done) alone to step before the
+ * say. A second player answers its (think)s at once. The trainer puts the game in play_on
  * (while the time is 0 each synch-mode cycle lasts 50 ms, which would hide the race). */
 Test(interop, commands_after_done_count_in_its_cycle, .timeout = 120)
 {
@@ -93,7 +93,7 @@ Test(interop, commands_after_done_count_in_its_cycle, .timeout = 120)
 
 /* A busy cycle loses no referee message: a trainer changes the play mode 24 times while
  * the (synch-mode) server waits for the one player's (done); the referee announces every
- * mode (spec player-sim.md 6: every change but goal_l/goal_r is said) when the command
+ * mode (docs/protocol/referee.md: every change but goal_l/goal_r is said) when the command
  * arrives, so the player hears 24 referee messages, in the order of the commands,
  * before its next (think), and so does the trainer with its ear on, each before the
  * reply to its command. */

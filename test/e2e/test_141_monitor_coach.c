@@ -1,5 +1,5 @@
 /* test_141_monitor_coach.c -- with server::coach or coach_w_referee a monitor may send the
- * trainer's world commands (spec monitor-log-coach.md 1.6): (start), (change_mode PM),
+ * trainer's world commands (docs/protocol/monitor.md §6): (start), (change_mode PM),
  * (move (OBJ) ...), (recover), (check_ball), answered in the monitor's message form
  * (v3: (msg T 1 "...")) and carried out at the sim's next step; without coach mode
  * they are illegal_command_form, and from a monitor without operator rights the
@@ -77,7 +77,7 @@ static int ball_in_left_goal(const char *f)
 
 static int play_on(const char *f)
 {
-    return strstr(f, "(pm 3)") != NULL; /* play_on is play mode 3 (spec 1.7) */
+    return strstr(f, "(pm 3)") != NULL; /* play_on is play mode 3 (docs/protocol/monitor.md §8) */
 }
 
 Test(monitor_coach, trainer_commands_from_a_monitor, .timeout = 60)

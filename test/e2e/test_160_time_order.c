@@ -1,10 +1,10 @@
-/* test_160_time_order.c -- when things happen (spec player-sim.md 7, monitor-log-coach.md
- * 4): a trainer's command takes effect when it arrives, before its reply, so a (look)
- * right after it shows it, and a player's kick sent right after a set-up meets the
- * ball where the trainer put it, in synch mode and in real time; a player's sees keep
- * their place relative to sense_body on the reference's timer grid (two offsets 50 ms
- * apart out of 0/50, 20/70, 30/80, 40/90 ms for a normal view), also when the whole
- * server is stopped for 60 ms five times: a late cycle is late as a whole. */
+/* test_160_time_order.c -- when things happen (docs/protocol/player.md §11,
+ * docs/protocol/coach.md): a trainer's command takes effect when it arrives, before its
+ * reply, so a (look) right after it shows it, and a player's kick sent right after a set-up
+ * meets the ball where the trainer put it, in synch mode and in real time; a player's sees
+ * keep their place relative to sense_body on the reference's timer grid (two offsets 50 ms
+ * apart out of 0/50, 20/70, 30/80, 40/90 ms for a normal view), also when the whole server
+ * is stopped for 60 ms five times: a late cycle is late as a whole. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <signal.h>
@@ -68,8 +68,8 @@ Test(time_order, a_look_after_a_move_shows_it_synch_mode, .timeout = 60)
 /* The set-up, then the kick in the same cycle: the kick acts on the ball where the
  * trainer put it. Ball straight ahead 0.7 m from the kicker's centre (edge distance
  * 0.7 - 0.3 - 0.085 = 0.315 of the 0.7 kickable margin): the kick's acceleration is
- * 100 * 0.027 * (1 - 0.25 * 0.315 / 0.7) = 2.39625 m/s along x (spec 3.4, no noise),
- * so one step later the ball is at x = 2.39625 moving at 2.39625 * 0.94. */
+ * 100 * 0.027 * (1 - 0.25 * 0.315 / 0.7) = 2.39625 m/s along x (docs/protocol/physics.md
+ * §4, no noise), so one step later the ball is at x = 2.39625 moving at 2.39625 * 0.94. */
 static void kick_after_setup(e2e_server_t *s, int synch)
 {
     e2e_pl_t p;

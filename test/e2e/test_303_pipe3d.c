@@ -1,4 +1,4 @@
-/* test_303_pipe3d.c -- the seed's pipe mode end to end: the server starts the agents of
+/* test_303_pipe3d.c -- the manual's pipe mode end to end: the server starts the agents of
  * server::agent_list itself (two teams of two sample agents), talks to them over socket
  * pairs, their robots play, and at the end every agent process is gone (stopped by pid).
  * A bad agent list is reported and the server runs on. */

@@ -1,4 +1,4 @@
-/* test_cmd.c -- monitor commands (spec monitor-log-coach.md 1.6) parsed into the control
+/* test_cmd.c -- monitor commands (docs/protocol/monitor.md §6) parsed into the control
  * records the sim applies (shm_layout.h SHM_CMD_* argument conventions). */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -104,7 +104,8 @@ Test(cmd, discard_and_card)
 
 Test(cmd, compression_and_garbage)
 {
-    /* spec 4.9: any level up to 9 is taken; 0 still wraps in zlib, negative is plain */
+    /* docs/protocol/coach.md §9: any level up to 9 is taken; 0 still wraps in zlib,
+     * negative is plain */
     parse("(compression 5)");
     cr_expect_eq(c.kind, MGW_CMD_COMPRESSION);
     cr_expect_eq(c.level, 5);

@@ -1,5 +1,5 @@
-/* test_coachcmd.c -- the trainer commands a monitor may send in coach mode (spec
- * monitor-log-coach.md 1.6: start, change_mode, move, recover, check_ball, read with the
+/* test_coachcmd.c -- the trainer commands a monitor may send in coach mode (see
+ * docs/protocol/monitor.md §6: start, change_mode, move, recover, check_ball, read with the
  * trainer's patterns of 4.3), parsed into the control records the sim applies, and the
  * ball-position answer of check_ball. */
 #include <criterion/criterion.h>

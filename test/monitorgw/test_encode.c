@@ -1,5 +1,5 @@
-/* test_encode.c -- the monitor text protocol encoders against the formats of spec
- * monitor-log-coach.md 1.4 and 1.5. */
+/* test_encode.c -- the monitor text protocol encoders against the formats of
+ * docs/protocol/monitor.md §4 and §5. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

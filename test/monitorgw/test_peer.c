@@ -1,7 +1,7 @@
 /* test_peer.c -- the monitor table of mgw_peer.c driven in-process: a private region, a
  * gateway context with its own libevent base, and monitors that are plain UDP sockets on
  * 127.0.0.1. Checks registration from a hand-over record (own port, table entry, init
- * block of spec monitor-log-coach.md 1.3), refusals of 1.1, commands of 1.6 reaching the
+ * block of docs/protocol/monitor.md §3), refusals of 1.1, commands of 1.6 reaching the
  * control ring, frames per version (binary, text, JSON), a vanished monitor, takeover
  * on the same port, operator rights, compression, team-graphic tiles, growth. */
 #include <criterion/criterion.h>
@@ -172,7 +172,7 @@ Test(peer, registration_fills_the_table_and_sends_the_init_block)
     cr_expect_eq(memcmp(m->addr, &a.sin_addr, 4), 0);
     cr_expect_neq(m->local_port, 0);
     cr_expect_eq(g.npeers, 1);
-    /* no sixth datagram: (playmode) and (team) are not sent to monitors (1.3) */
+    /* no sixth datagram: (playmode) and (team) are not sent to monitors (monitor.md §3) */
     cr_expect_eq(recv_one(fd, 100, NULL), 0);
     close(fd);
 }
@@ -398,8 +398,8 @@ Test(peer, binary_monitors_get_fixed_size_datagrams)
     int v1 = monitor_open(), v2 = monitor_open();
     request(v1, "(dispinit)");
     request(v2, "(dispinit version 2)");
-    /* v2 init block (spec 1.3): PARAM_MODE 8, PPARAM_MODE 9, PT_MODE 7 per type (3 here),
-     * each a whole 2056-byte dispinfo_t2 */
+    /* v2 init block (docs/protocol/monitor.md §3): PARAM_MODE 8, PPARAM_MODE 9, PT_MODE 7
+     * per type (3 here), each a whole 2056-byte dispinfo_t2 */
     const int modes[] = { 8, 9, 7, 7, 7 };
     for (int k = 0; k < 5; k++) {
         cr_assert_eq(recv_one(v2, 1000, NULL), 2056, "init datagram %d", k);

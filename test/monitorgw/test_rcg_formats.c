@@ -1,5 +1,5 @@
 /* test_rcg_formats.c -- the binary (1-3) and JSON game log readers on logs built by hand
- * from spec monitor-log-coach.md 2.1, 2.2: records and chunks with their modes and sizes,
+ * from docs/protocol/logs.md §1, §2: records and chunks with their modes and sizes,
  * messages of every form (v1 msginfo_t without a NUL, v2/v3 board + length + text), play
  * mode and team chunks carried into the frames, a record of an unknown mode, files cut
  * inside a record or object, the JSON objects of the reference's layout, a malformed

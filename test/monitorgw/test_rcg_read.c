@@ -64,8 +64,8 @@ Test(rcg_read, state_carried_and_bad_lines_skipped)
     cr_expect_eq(r.has_seed, 0);
 }
 
-/* spec 2.1: "[" JSON, ULG + 2 or 3 binary, ULG4..6 + newline text, otherwise version 1
- * (whose first record is then a show, mode 1, or a message, mode 2) */
+/* docs/protocol/logs.md §1: "[" JSON, ULG + 2 or 3 binary, ULG4..6 + newline text,
+ * otherwise version 1 (whose first record is then a show, mode 1, or a message, mode 2) */
 Test(rcg_read, versions_detected_and_strangers_refused)
 {
     cr_expect_eq(rcg_read_mem("[\n{\"version\":\"19.0.0\"}\n]", 23, &r, err, sizeof err), 0);

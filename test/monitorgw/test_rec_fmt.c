@@ -1,5 +1,5 @@
-/* test_rec_fmt.c -- the text game log formats 4, 5, 6 (spec monitor-log-coach.md 2.1,
- * 2.2) and the round trip through the log reader: every show written reads back into a
+/* test_rec_fmt.c -- the text game log formats 4, 5, 6 (docs/protocol/logs.md §1,
+ * §2) and the round trip through the log reader: every show written reads back into a
  * frame that writes the same line again (whole matches: test_rec_game.c; the binary and
  * JSON formats: test_rec_fmt_bin.c). */
 #include <criterion/criterion.h>
@@ -18,7 +18,7 @@ static void fini(void)
 
 TestSuite(rec_fmt, .fini = fini);
 
-/* every version of the reference 19 (spec 2.1): 1-6 and -1 (JSON); nothing else */
+/* every version of the reference 19 (docs/protocol/logs.md §1): 1-6 and -1 (JSON); nothing else */
 Test(rec_fmt, every_version)
 {
     for (int v = -1; v <= 6; v++) {
@@ -39,7 +39,7 @@ Test(rec_fmt, every_version)
 }
 
 /* "ULGn\n", then server_param, player_param and one player_type line per type, in this
- * order, each on its own line (spec 2.2 and the reference's InitSenderLoggerV4) */
+ * order, each on its own line (docs/protocol/logs.md §2 and the reference's InitSenderLoggerV4) */
 Test(rec_fmt, head_lines)
 {
     rec_head_t h;

@@ -1,4 +1,4 @@
-/* test_rec_game.c -- what the game log says and when (spec monitor-log-coach.md 2.3),
+/* test_rec_game.c -- what the game log says and when (docs/protocol/logs.md §3),
  * independent of the file: shows only after the kick-off (none for a kick-off given
  * between steps) and a single one once time is over, play modes and teams only when they
  * change, messages by kind with and without server::record_messages, no message of this
@@ -236,9 +236,9 @@ Test(rec_game, head_lost_note_and_result)
     cr_expect_str_eq(out.p, want);
 }
 
-/* the team info of the final names (spec 2.4): penalties only when the regular score is
- * level and both sides took some; "w" only for the winner of the coin toss the sim
- * publishes (pen_coin), not for a side that simply scored more penalties (the
+/* the team info of the final names (docs/protocol/logs.md §4): penalties only when the
+ * regular score is level and both sides took some; "w" only for the winner of the coin toss
+ * the sim publishes (pen_coin), not for a side that simply scored more penalties (the
  * reference's Team::penaltyWon is set by the coin toss alone) */
 Test(rec_game, teaminfo_penalties_and_coin_toss)
 {

@@ -1,4 +1,4 @@
-/* test_rec_kwy.c -- the keepaway log (spec monitor-log-coach.md 7.4): the header and the
+/* test_rec_kwy.c -- the keepaway log (docs/protocol/referee.md §14): the header and the
  * rows as rcssserver 19 writes them, the names (incomplete.kwy, the fixed name, the
  * final [DATE]TEAMINFO.kwy, episodes after a reset), each row on disk at once, and a
  * restarted recorder that finds its predecessor's file: whole lines kept, nothing

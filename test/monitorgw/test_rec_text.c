@@ -1,4 +1,4 @@
-/* test_rec_text.c -- text log lines (spec monitor-log-coach.md 3): "TIME,STOPPAGE<TAB>"
+/* test_rec_text.c -- text log lines (docs/protocol/logs.md §6): "TIME,STOPPAGE<TAB>"
  * then "Recv TEAM_UNUM: raw" for players, "Recv Coach: raw" for the trainer, "Recv
  * TEAM_Coach: raw" for an online coach and "(referee msg)" for the referee; the lines
  * the reference wrote in our observation run were e.g. "0,10\tRecv TeamA_1: (init TeamA

@@ -1,9 +1,9 @@
-/* test_clang_parse.c -- the coach language (netgw/clang_*.c; spec monitor-log-coach.md
- * 5): every production of the grammar parsed and printed back in the canonical form,
- * the version span each construct gives a message, and malformed messages refused with
- * an error that names the offset and what was expected.
+/* test_clang_parse.c -- the coach language (netgw/clang_*.c; docs/protocol/clang.md): every
+ * production of the grammar parsed and printed back in the canonical form, the version span
+ * each construct gives a message, and malformed messages refused with an error that names
+ * the offset and what was expected.
  *
- * The canonical form follows the rules of spec 5.3: single spaces, numbers as %g
+ * The canonical form follows the rules of docs/protocol/clang.md §3: single spaces, numbers as %g
  * (0.50 -> 0.5, 1.0 -> 1), unum sets in reverse order ({3 4} -> {4 3}). Further rules of
  * the reference's printer that these tests pin (explained where used): actions of a
  * directive and activations of a rule message follow each other without a space, a
@@ -361,8 +361,8 @@ static void span(const char *in, unsigned min, unsigned max)
 
 Test(clang_parse, version_spans)
 {
-    /* spec 5.1: info/advice/meta are 7-only, rule/delete 8-only, define, freeform and
-     * unsupported_clang "7 or 8" (min 8, max 7: either end is enough) */
+    /* docs/protocol/clang.md §1: info/advice/meta are 7-only, rule/delete 8-only, define,
+     * freeform and unsupported_clang "7 or 8" (min 8, max 7: either end is enough) */
     span("(say (info (1 (true) \"d\")))", 7, 7);
     span("(say (advice (1 (true) \"d\")))", 7, 7);
     span("(say (meta (ver 8)))", 7, 7);

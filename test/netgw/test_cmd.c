@@ -1,5 +1,5 @@
 /* test_cmd.c -- proto_parse_player: every command form of the reference's grammar
- * (spec player-sim.md 2; forms and errors checked against rcssserver 19 by hand), its
+ * (docs/protocol/player.md §10; forms and errors checked against rcssserver 19 by hand), its
  * token rules (numbers, words, quoted and unquoted say), several commands per datagram,
  * the error that ends a parse after the commands before it, limits and hostile input. */
 #include <criterion/criterion.h>

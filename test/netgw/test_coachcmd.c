@@ -1,5 +1,5 @@
 /* test_coachcmd.c -- trainer and online-coach datagrams parsed (netgw/netgw_coachcmd.c;
- * spec monitor-log-coach.md 4.2-4.4): the init lines with their errors, every trainer
+ * docs/protocol/coach.md §2-§4): the init lines with their errors, every trainer
  * command with the replies that need no world state, the online coach's say (raw before
  * v7, the coach language from v7), change_player_type in both forms and team_graphic's
  * XPM data. */
@@ -26,7 +26,7 @@ Test(coachcmd, trainer_init)
 {
     double v = 0;
     char err[COACH_REPLY_LEN];
-    /* 4.2: no version is version 3; below 1 is ill-formed */
+    /* coach.md §2: no version is version 3; below 1 is ill-formed */
     cr_expect_eq(coach_parse_trainer_init("(init)", &v, err, sizeof err), 1);
     cr_expect_eq(v, 3.0);
     cr_expect_eq(coach_parse_trainer_init("(init (version 19))", &v, err, sizeof err), 1);
@@ -217,7 +217,7 @@ Test(coachcmd, olcoach_say_by_version)
 
 Test(coachcmd, olcoach_team_graphic)
 {
-    /* 7.2: "W H NCOLORS CPP", the colours, H lines of W*CPP characters */
+    /* coach.md §11: "W H NCOLORS CPP", the colours, H lines of W*CPP characters */
     olcoach("(team_graphic (3 4 \"8 8 2 1\" \"a c #ffffff\" \"b\tc #000000\" "
             "\"aaaaaaaa\" \"abababab\" \"bbbbbbbb\" \"aaaaaaaa\" \"aaaaaaaa\" \"aaaaaaaa\" "
             "\"aaaaaaaa\" \"bbbbbbbb\"))", 19);

@@ -1,5 +1,5 @@
-/* test_coachsee.c -- what coaches see (netgw/netgw_coachsee.c; spec monitor-log-coach.md
- * 4.5) and hear (netgw_coachhear.c; 4.6, 5.3): see_global and look per protocol version
+/* test_coachsee.c -- what coaches see (netgw/netgw_coachsee.c; docs/protocol/coach.md
+ * §5) and hear (netgw_coachhear.c; coach.md §6; clang.md §3): see_global and look per protocol version
  * (long names and angles first before v7; rounded angles, point direction and flags
  * later), opponents' fixed team names for online coaches, check_ball's regions,
  * team_names, and every hear / notice format. */
@@ -138,7 +138,7 @@ Test(coachsee, check_ball_regions)
 
 Test(coachsee, hear_formats)
 {
-    /* 4.6: the trainer hears the referee name first in every version */
+    /* coach.md §6: the trainer hears the referee name first in every version */
     coach_hear_referee(COACH_TRAINER, 19.0, 7, "goal_l_1", buf, sizeof buf);
     cr_expect_str_eq(buf, "(hear referee 7 goal_l_1)");
     coach_hear_referee(COACH_ONLINE, 5.0, 7, "goal_l_1", buf, sizeof buf);

@@ -1,5 +1,5 @@
 /* test_full.c -- proto_fullstate: exact strings for one hand-built world at every
- * protocol version where the layout changes (spec player-sim.md 1.7): none before v5;
+ * protocol version where the layout changes (docs/protocol/player.md §8): none before v5;
  * v5-v7 rounded values and the reference's score quirk; v8 counts, arm, (b)/(p l 1 g)
  * names and unrounded values; v13 stamina capacity and t/k; v14 goalie type and f, y/r;
  * v18 focus point and change_focus count. */

@@ -1,4 +1,4 @@
-/* test_hear.c -- what a player hears, by protocol version (spec player-sim.md 1.6 and 5):
+/* test_hear.c -- what a player hears, by protocol version (docs/protocol/player.md §7):
  * exact message bytes for another player's say (v1-v6 truncated, v7 rounded and quoted,
  * v8+ our/opp with the direction truncated), the partial forms, self, the trainer and a
  * v<7 online coach, the referee; and the v8+ release rules (capacity, complete/partial

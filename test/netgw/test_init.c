@@ -1,5 +1,5 @@
 /* test_init.c -- proto_parse_init: (init ...) and (reconnect ...) scanned as the
- * reference scans them (spec player-sim.md 1.1; each case checked against rcssserver 19
+ * reference scans them (docs/protocol/player.md §2; each case checked against rcssserver 19
  * by hand) and every error reply the scan itself decides. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* test_see.c -- proto_see: view cone, object order, long/short names, quantised distances
- * computed by hand from spec player-sim.md 4.3, low quality, close objects, lines, point
- * direction and flags, Gaussian mode; and the view angle / period table (4.1). */
+ * computed by hand from docs/protocol/player.md §5.4, low quality, close objects, lines, point
+ * direction and flags, Gaussian mode; and the view angle / period table (player.md §5.2). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -389,7 +389,7 @@ Test(see, v6_short_names_truncated, .timeout = 10)
 }
 
 /* the type's maximum observation lengths hold for every version: a flag beyond
- * flag_max_observation_length is not seen by a v9 observer either (spec 4.1) */
+ * flag_max_observation_length is not seen by a v9 observer either (docs/protocol/player.md §5.2) */
 Test(see, observation_length_every_version, .timeout = 10)
 {
     static shm_ptypes_sh_t pt;

@@ -1,5 +1,5 @@
 /* test_sense.c -- proto_sense_body: exact strings for one hand-built player at every
- * protocol version where the layout changes (spec player-sim.md 1.5). */
+ * protocol version where the layout changes (docs/protocol/player.md §6). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "geom.h"

@@ -1,8 +1,8 @@
-/* test_collide.c -- collisions (spec 3.8), goal posts (3.2 step 5) and wind (3.2 step 4),
- * noise off. Separations are about the midpoint to half the sizes' sum plus EPS 1e-10
- * each side (or only the player pushed off the ball outside play_on), then v *= -0.1;
- * posts are circles of radius 0.06 at (+-52.44, +-7.07), an object's path mirrored at
- * the contact normal with its speed kept. Expected values by hand, to 1e-9. */
+/* test_collide.c -- collisions (docs/protocol/physics.md §8), goal posts (§2 step 5) and
+ * wind (§2 step 4), noise off. Separations are about the midpoint to half the sizes' sum
+ * plus EPS 1e-10 each side (or only the player pushed off the ball outside play_on), then v
+ * *= -0.1; posts are circles of radius 0.06 at (+-52.44, +-7.07), an object's path mirrored
+ * at the contact normal with its speed kept. Expected values by hand, to 1e-9. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_keepaway.c -- what the keepaway referee tells the recorder (SHM_EV_KEEPAWAY, for
- * the .kwy log; spec monitor-log-coach.md 7.4): the counts at the first play_on, then per
+ * the .kwy log; docs/protocol/referee.md §14): the counts at the first play_on, then per
  * finished episode its number, its start (0 for the first, then the previous end) and its
  * end cycle, "o" for the ball out of the rectangle and "t" for a taker holding it 4
  * cycles, before the referee's "training Keepaway 1". */

@@ -1,9 +1,9 @@
-/* test_kick.c -- the ball actions (spec 3.4 kick, 3.5 catch, 3.7 tackle) with the noise
- * off: effective power by direction and distance, several kickers in one cycle, the
- * modes without effect, tackle probability (made certain by placing the ball where the
- * failure term underflows), power or direction by version, foul exponent and freeze,
- * catch areas, the goalie's step to the ball, the punch, ban and goalie moves. Expected
- * values by hand from the spec's formulas, to 1e-9. The referee hooks are the
+/* test_kick.c -- the ball actions (docs/protocol/physics.md §4 kick, §5 catch, §7 tackle)
+ * with the noise off: effective power by direction and distance, several kickers in one
+ * cycle, the modes without effect, tackle probability (made certain by placing the ball
+ * where the failure term underflows), power or direction by version, foul exponent and
+ * freeze, catch areas, the goalie's step to the ball, the punch, ban and goalie moves.
+ * Expected values by hand from the formulas of physics.md, to 1e-9. The referee hooks are the
  * foundation's (they may change mode; the tests only look at the physics). */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* test_notes.c -- the lines the sim keeps for stdout (sim_world_note, spec
- * monitor-log-coach.md 7.5): a player taken off the field is said once, in the
+/* test_notes.c -- the lines the sim keeps for stdout (sim_world_note,
+ * docs/protocol/logs.md §8): a player taken off the field is said once, in the
  * reference's words; the first kick-off's type assignment names each player it changes,
  * in the order it goes (each team's goalie first); printing empties them; a line that
  * does not fit is left out whole. */

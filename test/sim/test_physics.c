@@ -1,7 +1,7 @@
-/* test_physics.c -- dash (spec 3.3.1: power, direction rates, stamina, extra stamina,
- * bipedal legs and rotation), turn and turn_neck, integration (3.2: accel and speed
- * caps, decay, noise shape), stamina (3.3.3: recovery, effort, capacity, resets), the
- * step's play-mode rules (3.1). Expected values are computed by hand from the spec's
+/* test_physics.c -- dash (docs/protocol/physics.md §3: power, direction rates, stamina,
+ * extra stamina, bipedal legs and rotation), turn and turn_neck, integration (§2: accel
+ * and speed caps, decay, noise shape), stamina (§3: recovery, effort, capacity, resets),
+ * the step's play-mode rules (§1). Expected values are computed by hand from the
  * formulas with the default parameters (noise off unless stated), to 1e-9. */
 #include <criterion/criterion.h>
 #include <math.h>

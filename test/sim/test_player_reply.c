@@ -1,5 +1,5 @@
 /* test_player_reply.c -- replies only the sim can decide, emitted as SHM_EV_PLAYER_REPLY
- * for the player's gateway (spec player-sim.md 2, move row): the warning for a move into
+ * for the player's gateway (docs/protocol/player.md §10, move row): the warning for a move into
  * the opponent half before the kick-off and the error for a goalie's extra moves. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
-/* test_ptypes.c -- heterogeneous player types (spec 3.9): type 0 = defaults, every type
- * within the deltas and the speed window, reproducible from the seed, drawn from an
- * MT19937 in the reference's order (one uniform draw per non-empty delta range), the
- * seed taken by the reference's rule. */
+/* test_ptypes.c -- heterogeneous player types (docs/protocol/physics.md §9): type 0 =
+ * defaults, every type within the deltas and the speed window, reproducible from the seed,
+ * drawn from an MT19937 in the reference's order (one uniform draw per non-empty delta
+ * range), the seed taken by the reference's rule. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* test_ref_match.c -- the match around the rules (spec player-sim.md 6.12, monitor-log-
- * coach.md 1.6, 7.3): no time limit with a negative half_time, the monitor's start after
+/* test_ref_match.c -- the match around the rules (docs/protocol/referee.md §12,
+ * monitor.md §6, referee.md §13): no time limit with a negative half_time, the monitor's start after
  * time_over kicking off again (a reference quirk), penalty fouls and results, the right
  * team's early shoot-out win ending at once (another quirk), auto-mode counters, no
  * referee with server::coach, the monitor's drop ball. */

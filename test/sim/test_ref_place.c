@@ -1,5 +1,5 @@
 /* test_ref_place.c -- where the referee puts the ball and the players (sim_ref_place.c,
- * spec player-sim.md 6.2, 6.5, 6.9): pitch and areas, ball positions moved out of the
+ * docs/protocol/referee.md §2, §5, §9): pitch and areas, ball positions moved out of the
  * penalty and goal areas, the clearance circle with its margin, corner and goal-line
  * rules, the pitch margin, the kick-off relocation. Expected values follow from the
  * pitch constants (105 x 68, penalty area 16.5 x 40.32, goal area 5.5 x 18.32, margin 5,

@@ -1,5 +1,5 @@
-/* test_ref_play.c -- referee rules driven through player commands on a world (spec
- * player-sim.md 6.4, 6.7 - 6.9): the offside line and its floor at 0, two contacts in one
+/* test_ref_play.c -- referee rules driven through player commands on a world (see
+ * docs/protocol/referee.md §4, §7-§9): the offside line and its floor at 0, two contacts in one
  * cycle cancelling the marks, the free-kick point out of a goal area, use_offside off;
  * the last toucher as the largest acceleration of a cycle; the back-pass exceptions;
  * foul detection. Physics noise is off; commands go in as the gateway would queue them. */

@@ -143,7 +143,7 @@ Test(rules, goal_scored, .timeout = 10)
     test_world(&w, 1, 1);
     referee_log[0] = '\0';
     w.emit = capture;
-    strcpy(w.team[0], "A"); /* a team without a name scores nothing (spec 6.3) */
+    strcpy(w.team[0], "A"); /* a team without a name scores nothing (docs/protocol/referee.md §3) */
     w.play_mode = PM_PLAY_ON;
     w.ball.x = 52.0;
     w.ball.vx = 2.0;
@@ -232,9 +232,9 @@ Test(rules, publish_fill_flags, .timeout = 10)
     cr_expect_eq(s.player[0].state, SIM_ST_STAND | SIM_ST_GOALIE);
 }
 
-/* pointto (spec 2): the target is fixed in field coordinates (position + polar(dist,
- * body + neck + dir)); the arm is movable again after point_to_ban (5) steps, points
- * for point_to_duration (20); (pointto off) needs a movable arm and ends it */
+/* pointto (docs/protocol/player.md §10): the target is fixed in field coordinates (position
+ * + polar(dist, body + neck + dir)); the arm is movable again after point_to_ban (5) steps,
+ * points for point_to_duration (20); (pointto off) needs a movable arm and ends it */
 Test(rules, pointto_arm, .timeout = 10)
 {
     test_world(&w, 1, 1);

@@ -1,4 +1,4 @@
-/* test_view.c -- change_focus and change_view in the sim (spec player-sim.md 2, 4.1): the
+/* test_view.c -- change_focus and change_view in the sim (docs/protocol/player.md §10, §5.2): the
  * focus direction stays within half the visible angle of the view width
  * (server::visible_angle 90: 45, 90, 180 degrees asynchronous, 60, 120, 180 with synch
  * see), the two-argument change_view leaves the focus alone, and the one-argument form

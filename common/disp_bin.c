@@ -190,7 +190,8 @@ static const bin_field_t server_fields[] = {
     { 300, F_CONST, -1 }, { 304, F_CONST, -1 }, { 308, F_CONST, -1 }, { 312, F_CONST, -1 },
     { 316, F_CONST, -1 }, { 320, F_CONST, -1 }, { 324, F_CONST, -1 },
     S(328, coach), S(330, coach_w_referee), S(332, old_coach_hear), S(334, send_vi_step),
-    R(336, slowness_on_top_for_left_team), R(340, slowness_on_top_for_right_team),
+    /* both slowness fields carry the left team's value, as the reference writes them */
+    R(336, slowness_on_top_for_left_team), R(340, slowness_on_top_for_left_team),
     R(344, keepaway_length), R(348, keepaway_width), R(352, ball_stuck_area),
     R(356, max_tackle_power), R(360, max_back_tackle_power), R(364, tackle_dist),
     R(368, tackle_back_dist), R(372, tackle_width), S(376, start_goal_l), S(378, start_goal_r),

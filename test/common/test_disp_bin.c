@@ -200,6 +200,23 @@ Test(disp_bin, server_params_defaults)
     free(c);
 }
 
+/* the reference fills both slowness_on_top fields of server_params_t with the left
+ * team's value (a player of the right team learns his own from server_param) */
+Test(disp_bin, server_params_slowness_left_twice)
+{
+    conf_t *c = malloc(sizeof *c);
+    char err[256];
+    conf_defaults(c);
+    cr_assert_eq(conf_set(c, "server", "slowness_on_top_for_left_team", "0.5", err, sizeof err), 0,
+                 "%s", err);
+    cr_assert_eq(conf_set(c, "server", "slowness_on_top_for_right_team", "0.25", err, sizeof err),
+                 0, "%s", err);
+    memset(out, 0xaa, sizeof out);
+    cr_assert_eq(disp_bin_server_params(c, out), 396);
+    EXPECT_BYTES(336, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x80, 0x00); /* 0.5 x 65536, twice */
+    free(c);
+}
+
 Test(disp_bin, player_params_defaults)
 {
     conf_t *c = malloc(sizeof *c);

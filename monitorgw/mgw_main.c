@@ -18,6 +18,11 @@
 #include "uring.h"
 
 /* ---- per cycle ------------------------------------------------------------------------ */
+static const char *coach_name(int side)
+{
+    return side == SHM_SIDE_RIGHT ? "online_coach_right" : "online_coach_left";
+}
+
 static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
 {
     char text[SHM_TEXT_MAX + 64];
@@ -52,6 +57,23 @@ static void forward_event(mgw_t *g, const shm_event_sh_t *ev)
             return;
         snprintf(text, sizeof text, "((player %s %d) %s)",
                  g->snap.team[ev->side == SHM_SIDE_RIGHT ? 1 : 0], ev->unum, t);
+        break;
+    /* the coaches' words as the game log has them, the text cut at 2010 characters as
+     * the reference cuts it for monitors (docs/protocol/monitor.md §5) */
+    case SHM_EV_TRAINER_SAY:
+        if (!comms)
+            return;
+        snprintf(text, sizeof text, "(referee %.2010s)", t);
+        break;
+    case SHM_EV_COACH_SAY:
+        if (!comms)
+            return;
+        snprintf(text, sizeof text, "(%s %.2010s)", coach_name(ev->side), t);
+        break;
+    case SHM_EV_CLANG: /* x: the cycle the coach sent it in */
+        if (!comms)
+            return;
+        snprintf(text, sizeof text, "(%s %d %.2010s)", coach_name(ev->side), (int)ev->x, t);
         break;
     case SHM_EV_ACK:
         if (ev->side == 1 && ev->unum == SHM_MAX_GATEWAYS)

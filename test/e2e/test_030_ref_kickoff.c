@@ -136,13 +136,19 @@ Test(ref_kickoff, start_only_at_a_half_boundary, .timeout = 60)
  * monitors (msg T 1 "(referee MSG)") with send_comms */
 static char mbuf[65536];
 
-static int client(const e2e_server_t *s, int port, const char *init, const char *reply)
+/* a client of the given kind; *answered: the port it must talk to from now on */
+static int client_at(int port, const char *init, const char *reply, int *answered)
 {
     int fd = e2e_udp_open();
     e2e_send(fd, port, init);
-    cr_assert_gt(e2e_recv_prefix(fd, reply, mbuf, sizeof mbuf, 2000, NULL), 0, "%s", init);
-    (void)s;
+    cr_assert_gt(e2e_recv_prefix(fd, reply, mbuf, sizeof mbuf, 2000, answered), 0, "%s", init);
     return fd;
+}
+
+static int client(const e2e_server_t *s, int port, const char *init, const char *reply)
+{
+    (void)s;
+    return client_at(port, init, reply, NULL);
 }
 
 static void heard(int fd, const char *prefix, const char *want)
@@ -176,6 +182,42 @@ Test(ref_kickoff, messages_reach_every_client, .timeout = 60)
     close(p19);
     close(p5);
     close(oc);
+    close(mon);
+    cr_expect_eq(e2e_server_stop(&s), 0);
+}
+
+/* with send_comms the coaches' words reach monitors as board messages, as the game log
+ * has them (docs/protocol/monitor.md §5): the trainer's as the referee's, an online
+ * coach's raw text (protocol 6) and coach-language message (with the cycle it was sent
+ * in) under the coach's name */
+Test(ref_kickoff, coach_words_reach_monitors, .timeout = 60)
+{
+    const char *args[] = { "server::coach_w_referee=true", "server::send_comms=true", NULL };
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, args), 0);
+    int pa = client(&s, s.port, "(init A (version 19))", "(init ");
+    int pb = client(&s, s.port, "(init B (version 19))", "(init ");
+    int ca_port, cb_port;
+    int ca = client_at(s.olcoach_port, "(init A (version 19))", "(init ", &ca_port);
+    int cb = client_at(s.olcoach_port, "(init B (version 6))", "(init ", &cb_port);
+    int mon = client(&s, s.port, "(dispinit version 3)", "(server_param ");
+    e2e_trainer_t t;
+    cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
+    usleep(300000);
+    e2e_send(t.fd, t.port, "(say hello_all)");
+    heard(mon, "(msg ", "(msg 0 1 \"(referee hello_all)\")");
+    e2e_send(cb, cb_port, "(say old_style_words)");
+    heard(cb, "(ok ", "(ok say)");
+    heard(mon, "(msg ", "(msg 0 1 \"(online_coach_right old_style_words)\")");
+    e2e_send(ca, ca_port, "(say (advice (6000 (true) (do our {1} (pos (pt 10 10))))))");
+    heard(ca, "(ok ", "(ok say)");
+    heard(mon, "(msg ", "(msg 0 1 \"(online_coach_left 0 (advice (6000 (true) (do our {1} "
+                        "(pos (pt 10 10))))))\")");
+    e2e_trainer_close(&t);
+    close(pa);
+    close(pb);
+    close(ca);
+    close(cb);
     close(mon);
     cr_expect_eq(e2e_server_stop(&s), 0);
 }

@@ -35,8 +35,14 @@ COMMON_SRC := $(wildcard common/*.c)
 SHM_SRC    := $(wildcard shm/*.c)
 SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
 NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
-MGW_MAINS  := monitorgw/mgw_main.c monitorgw/rec_main.c monitorgw/lp_main.c
-MGW_SRC    := $(filter-out $(MGW_MAINS), $(wildcard monitorgw/*.c))
+# monitorgw/: one folder per program (gateway, recorder, logplayer) over the shared
+# layers (proto: the monitor encoders, rcg: the game log both ways, web: the page and its
+# event stream); one library of everything but the mains, each program links what it uses
+MGW_DIRS   := gateway proto rcg recorder logplayer web
+MGW_MAINS  := monitorgw/gateway/mgw_main.c monitorgw/recorder/rec_main.c \
+              monitorgw/logplayer/lp_main.c
+MGW_SRC    := $(filter-out $(MGW_MAINS), $(foreach d,$(MGW_DIRS),$(wildcard monitorgw/$(d)/*.c)))
+MGW_INC    := $(addprefix -Imonitorgw/,$(MGW_DIRS))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -48,10 +54,10 @@ LIBMGW    := $(BUILD)/lib/libmgw.a
 
 # a gateway program is built once its main() exists (the tree grows issue by issue)
 PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bin/rcss-netgw) \
-         $(if $(wildcard monitorgw/mgw_main.c),$(BUILD)/bin/rcss-monitorgw) \
-         $(if $(wildcard monitorgw/rec_main.c),$(BUILD)/bin/rcss-recorder) \
-         $(if $(wildcard monitorgw/lp_main.c),$(BUILD)/bin/rcss-logplayer)
-HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/mgw_main.c))
+         $(if $(wildcard monitorgw/gateway/mgw_main.c),$(BUILD)/bin/rcss-monitorgw) \
+         $(if $(wildcard monitorgw/recorder/rec_main.c),$(BUILD)/bin/rcss-recorder) \
+         $(if $(wildcard monitorgw/logplayer/lp_main.c),$(BUILD)/bin/rcss-logplayer)
+HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/gateway/mgw_main.c))
 TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
 # the demo team: scripts/demoteam/, a library (its unit tests link it) and dt_main.c
 DEMO_SRC := $(filter-out scripts/demoteam/dt_main.c, $(wildcard scripts/demoteam/*.c))
@@ -102,7 +108,9 @@ $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
 $(LIBMGW): $(call obj,$(MGW_SRC))
 # the browser page is assembled into mgw_page.o (.incbin)
-$(BUILD)/obj/monitorgw/mgw_page.o: monitorgw/mgw_page.html
+$(BUILD)/obj/monitorgw/web/mgw_page.o: monitorgw/web/mgw_page.html
+# the monitorgw folders include each other's headers (downwards only: docs/ARCHITECTURE.md)
+$(BUILD)/obj/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(LIBDEMO): $(call obj,$(DEMO_SRC))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
@@ -111,9 +119,9 @@ $(BUILD)/lib/%.a:
 
 $(BUILD)/bin/rcssserver: $(call obj,sim/sim_main.c) $(LIBSIM) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/gateway/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/recorder/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/logplayer/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-demoteam: $(call obj,scripts/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -126,11 +134,11 @@ $(PROGS):
 
 # tests may include their module's private headers
 $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
-$(BUILD)/obj/test/monitorgw/%.o: CFLAGS += -Imonitorgw
+$(BUILD)/obj/test/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
-$(BUILD)/obj/test/e2e/%.o: CFLAGS += -Imonitorgw
+$(BUILD)/obj/test/e2e/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/demoteam
-$(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw -Imonitorgw -Isim
+$(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw $(MGW_INC) -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
 testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))

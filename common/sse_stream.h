@@ -1,6 +1,6 @@
 /* sse_stream.h -- server-sent-event streams over libevent's evhttp, for every stream
- * the programs serve: the browser monitor's frames (monitorgw/sse.c, for rcss-monitorgw
- * and rcss-logplayer), the runner's /match/events (monitorgw/mgw_status.c) and the 3D
+ * the programs serve: the browser monitor's frames (monitorgw/web/sse.c, for rcss-monitorgw
+ * and rcss-logplayer), the runner's /match/events (monitorgw/gateway/mgw_status.c) and the 3D
  * browser view (monitorgw/3d/mgw3d_http.c). A stream is a list of viewers, each an
  * unfinished streaming reply; an event is one reference-counted buffer shared by every
  * viewer's connection, never copied per viewer. Never logs. */

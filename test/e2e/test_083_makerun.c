@@ -38,7 +38,7 @@
 #define LIVE_WITHIN_MS 60000    /* the promise: a live match within a minute */
 #define MAX_PIDS       64
 
-/* the page's colours (monitorgw/mgw_page.html, COL): grass, sides, goalies */
+/* the page's colours (monitorgw/web/mgw_page.html, COL): grass, sides, goalies */
 #define C_GRASS 0x287828L
 #define C_L     0xffd23fL
 #define C_R     0xff5a5aL

@@ -1,5 +1,5 @@
 /* rcg_bin.c -- binary game logs, versions 1-3 (docs/protocol/logs.md §1, §2), the
- * inverse of monitorgw/rec_fmt_bin.c; the structs are read by common/disp_bin.c.
+ * inverse of monitorgw/rcg/rec_fmt_bin.c; the structs are read by common/disp_bin.c.
  *   v1: 2052-byte records: int16 mode + 2050-byte union (SHOW_MODE showinfo_t, MSG_MODE
  *       msginfo_t); a record of another mode is skipped.
  *   v2, v3: int16 mode + a body whose size the mode gives (show: showinfo_t in v2,

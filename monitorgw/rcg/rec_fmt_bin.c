@@ -12,8 +12,8 @@
  * None has a final team item or any other tail (the reference's sendTail is empty). */
 #include <string.h>
 #include "disp_bin.h"
-#include "mgw.h"
-#include "rec.h"
+#include "mgw_encode.h"
+#include "rcg_write.h"
 
 static void put16(rec_buf_t *b, int v)
 {

@@ -9,7 +9,7 @@
 #include "disp_json.h"
 #include "disp_text.h"
 #include "geom.h"
-#include "mgw.h"
+#include "mgw_encode.h"
 #include "param_msg.h"
 
 /* view width in degrees, as the reference's visibleAngle() (synch-see: 60/120/180) */

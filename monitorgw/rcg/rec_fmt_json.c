@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include "disp_json.h"
-#include "mgw.h"
-#include "rec.h"
+#include "mgw_encode.h"
+#include "rcg_write.h"
 
 #define REC_JSON_VERSION "19.0.0"   /* the reference version whose layout this is */
 

@@ -1,6 +1,6 @@
 /* lp.h -- rcss-logplayer: replays a game log of any version (rcg.h) to UDP monitors of
  * every protocol version (1, 2 with its init block, 3-5, JSON; frames encoded by the
- * live encoders, mgw_encode.c) and to browsers (the monitor page of sse.c with replay
+ * live encoders, proto/mgw_encode.c) and to browsers (the monitor page of web/ with replay
  * controls), under commands from stdin, the page and the monitors' (dispstart):
  * play, pause, step, back, reverse, faster, slower, speed X, jump CYCLE, first, last,
  * status, quit.
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 #include <event2/event.h>
-#include "mgw.h"
+#include "mgw_encode.h"
 #include "rcg.h"
 
 #define LP_STEP_MS      100        /* one frame per 100 ms at speed 1, as the match ran */

@@ -3,7 +3,7 @@
  * (rec_fmt_text.c), JSON -1 (rec_fmt_json.c). A format is one module filling a rec_fmt_t
  * (rec.h); adding one is a new rec_fmt_*.c file and a line in this table. */
 #include <stddef.h>
-#include "rec.h"
+#include "rcg_write.h"
 
 static const rec_fmt_t *const formats[] = {
     &rec_fmt_v1, &rec_fmt_v2, &rec_fmt_v3, &rec_fmt_v4, &rec_fmt_v5, &rec_fmt_v6,

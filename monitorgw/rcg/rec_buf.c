@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rec.h"
+#include "rcg_write.h"
 
 char *rec_buf_room(rec_buf_t *b, size_t n)
 {

@@ -1,5 +1,5 @@
 /* rcg_json.c -- the JSON game log (docs/protocol/logs.md §2), the inverse of
- * monitorgw/rec_fmt_json.c, with jansson: after "[", one object at a time
+ * monitorgw/rcg/rec_fmt_json.c, with jansson: after "[", one object at a time
  * (JSON_DISABLE_EOF_CHECK gives where each ends), each {"KIND":{...}}: version and
  * timestamp (skipped), server_param / player_param (the parameters), player_type,
  * playmode and team (the state later shows carry), show (log form, or the monitor form

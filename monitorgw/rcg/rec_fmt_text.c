@@ -5,10 +5,10 @@
  * without its (pm) and (tm) parts (disp_text_show with DISP_TEXT_LOG). */
 #include <string.h>
 #include "disp_text.h"
-#include "mgw.h"
+#include "mgw_encode.h"
 #include "param_msg.h"
 #include "playmode.h"
-#include "rec.h"
+#include "rcg_write.h"
 
 /* a parameter message of length n just written at the buffer's end, then a newline */
 static int add_param(rec_buf_t *b, int n)

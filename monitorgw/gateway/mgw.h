@@ -1,10 +1,11 @@
 /* mgw.h -- the rcss-monitorgw process: monitors and browser viewers.
- * mgw_encode.c  snapshot -> disp_show_t, every wire form per protocol version (pure)
+ * (the encoders of every protocol version are monitorgw/proto/, the page and its event
+ * stream monitorgw/web/)
  * mgw_cmd.c     monitor commands -> control records, operator rights (pure)
  * mgw_zlib.c    per-datagram zlib streams (pure)
  * mgw_peer.c    the monitor table (grows), sockets, registration, commands, takeover
  * mgw_fanout.c  frames encoded once per version (and compression level), sent to all
- * mgw_http.c    the browser page of a live match (served by sse.c, shared with the
+ * mgw_http.c    the browser page of a live match (served by web/sse.c, shared with the
  *               log player): parameters, operator commands
  * mgw_status.c  the runner endpoints of that server: /status, /metrics, /match/events
  * mgw_main.c    startup and the event loop */
@@ -19,6 +20,8 @@
 #include "dispinit.h"
 #include "shm.h"
 #include "shm_gwloop.h"
+#include "mgw_encode.h"
+#include "sse.h"
 
 struct event_base;
 struct event;
@@ -26,11 +29,9 @@ struct sse;
 struct mgw_status;
 struct evhttp;
 
-#define MGW_FRAME_MAX      24576  /* one encoded datagram (show, message, parameters) */
 #define MGW_POLL_MS        50     /* hand-over rings (a fallback: netgw wakes monitorgw at
                                      once) and heartbeat */
 #define MGW_ATTACH_WAIT_MS 5000
-#define MGW_NVER           (DISPINIT_MAX_VERSION + 1) /* index 0 = JSON (-1), 1..5 */
 #define MGW_NLEVEL         10     /* zlib levels 0..9 */
 #define MGW_MAX_BEHIND     48     /* snapshots monitorgw catches up on before jumping */
 #define MGW_WAITERS        64     /* monitors whose command the sim is applying at once */
@@ -42,29 +43,6 @@ struct evhttp;
 #define MGW_FD_RESERVE     64     /* descriptors kept free of monitors and viewers (event
                                      base, eventfd, logs, the http listener...) */
 
-static inline int mgw_vidx(int version) { return version < 0 ? 0 : version; }
-
-/* ---- mgw_encode.c (pure) ---- */
-/* The disp_show_t of a snapshot (players' view widths, cards and focus as monitors see
- * them). */
-void mgw_show_from_snap(const shm_snapshot_sh_t *s, disp_show_t *out);
-void mgw_ptype_from_shm(const shm_ptype_sh_t *t, int id, disp_ptype_t *out);
-/* The show frame of snapshot s for monitor protocol version (1..5, -1). Returns its
- * length (text and JSON include the NUL), -1 if buf is too small. */
-int mgw_encode_show(const shm_snapshot_sh_t *s, int version, char *buf, size_t len);
-int mgw_encode_show_disp(const disp_show_t *d, int version, char *buf, size_t len);
-/* A board message for version (v1/v2 MSG_MODE datagram, v3+ (msg ...), JSON msg). */
-int mgw_encode_msg_v(int version, int time, int stime, int board, const char *text, char *buf,
-                     size_t len);
-/* (msg TIME BOARD "TEXT") without its NUL (text protocols; kept for tests). */
-int mgw_encode_msg(int time, int board, const char *text, char *buf, size_t len);
-/* A team-graphic tile (lines: quoted XPM lines) as a message for version. */
-int mgw_encode_tile(int version, int time, int side, int x, int y, const char *lines,
-                    char *buf, size_t len);
-/* Init-block datagram k (0 server params, 1 player params, 2.. player types) for
- * version; 0 when version has no such datagram (v1, k past the types). */
-int mgw_encode_init(int version, int k, const conf_t *c, const shm_ptypes_sh_t *pt,
-                    char *buf, size_t len);
 
 /* ---- mgw_cmd.c (pure) ---- */
 enum {
@@ -228,9 +206,6 @@ void mgw_peer_note_idle(mgw_t *g);
 /* Open the socket refusals are sent from (-1 on failure: refusals then use a
  * temporary one). */
 void mgw_peer_open_reply(mgw_t *g);
-/* 1 if one more monitor or viewer fits in the descriptor limit (RLIMIT_NOFILE less
- * MGW_FD_RESERVE); counts every monitor and browser viewer. */
-int  mgw_peer_fd_room(const mgw_t *g);
 /* the peer at an address, NULL if none */
 mgw_peer_t *mgw_peer_find(mgw_t *g, const uint8_t addr[16], int32_t family, uint16_t port);
 
@@ -258,9 +233,16 @@ int  mgw_http_start(mgw_t *g);
 void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */
 void mgw_http_frame(mgw_t *g, const char *json, size_t len);
-int  mgw_http_viewers(const mgw_t *g);
+/* Browser viewers now (-1 without an HTTP server). */
+static inline int mgw_http_viewers(const mgw_t *g)
+{
+    return g->http ? sse_viewers(g->http) : -1;
+}
 /* Frames viewers skipped (slow connections). */
-uint64_t mgw_http_skipped(const mgw_t *g);
+static inline uint64_t mgw_http_skipped(const mgw_t *g)
+{
+    return g->http ? sse_skipped(g->http) : 0;
+}
 
 /* ---- mgw_status.c ---- */
 /* The http port to bind for server::http_port = port: -1 is any free port, or the one
@@ -272,11 +254,12 @@ void mgw_status_bound(mgw_t *g, int port);
 int  mgw_status_start(mgw_t *g, struct evhttp *http);
 /* After evhttp_free. */
 void mgw_status_stop(mgw_t *g);
+/* 1 if one more monitor or viewer fits in the descriptor limit (RLIMIT_NOFILE less
+ * MGW_FD_RESERVE); counts every monitor and browser viewer. */
+int  mgw_status_fd_room(const mgw_t *g);
 /* Hand the runner events the sim wrote since the last call to /match/events (nothing
  * without an HTTP port). Called with each snapshot and on the loop's beat, as the end
  * event comes after the last snapshot. */
 void mgw_status_poll(mgw_t *g);
-/* The page (monitorgw/mgw_page.html, in the binary) */
-extern const char mgw_page_html[];
 
 #endif

@@ -11,6 +11,7 @@
 #include <event2/http.h>
 #include "log.h"
 #include "mgw.h"
+#include "mgw_page.h"
 #include "sse.h"
 
 /* ---- commands ---------------------------------------------------------------------- */
@@ -47,7 +48,7 @@ static int on_cmd(void *arg, const char *text, const char *token, char *reply, s
 /* ---- the server ---------------------------------------------------------------------- */
 static int http_admit(void *arg)
 {
-    return mgw_peer_fd_room(arg);
+    return mgw_status_fd_room(arg);
 }
 
 int mgw_http_start(mgw_t *g)
@@ -79,17 +80,8 @@ void mgw_http_stop(mgw_t *g)
     g->http = NULL;
 }
 
-int mgw_http_viewers(const mgw_t *g)
-{
-    return g->http ? sse_viewers(g->http) : -1;
-}
-
 void mgw_http_frame(mgw_t *g, const char *json, size_t len)
 {
     sse_frame(g->http, json, len);
 }
 
-uint64_t mgw_http_skipped(const mgw_t *g)
-{
-    return g->http ? sse_skipped(g->http) : 0;
-}

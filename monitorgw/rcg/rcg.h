@@ -1,12 +1,14 @@
-/* rcg.h -- reading game logs back: rcss-logplayer and the round-trip tests. A log of any
- * version (docs/protocol/logs.md §1, §2), plain or gzip (zlib's gzread takes both,
- * and gzip files of several members), is read whole into
+/* rcg.h -- reading game logs back, for rcss-logplayer and the round-trip tests (writing
+ * them: rcg_write.h in the same folder). A log of any version (docs/protocol/logs.md §1,
+ * §2), plain or gzip (zlib's gzread takes both, and gzip files of several members), is
+ * read whole into
  *   - frames: one disp_show_t per show, with the play mode, team names, scores and
  *     penalties in force at that show (from the show itself or from the log's play-mode
  *     and team items), so the monitor encoders serve it as they serve a live cycle;
  *   - messages in file order, each frame knowing which ones came before it;
  *   - the parameters and player types the log gives (v3 and later), over the defaults.
- *   rcg_read.c  files, version detection, frames and messages (this header's builder)
+ *   rcg_read.c  files, version detection, then the version's reader
+ *   rcg_store.c frames, messages and types as the readers add them (the builder), lookups
  *   rcg_text.c  versions 4-6: one item per line
  *   rcg_show.c  a (show ...) line of a text log or a v3-v5 monitor
  *   rcg_bin.c   versions 1-3: binary structs (common/disp_bin.c reads them)

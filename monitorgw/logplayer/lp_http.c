@@ -11,6 +11,7 @@
 #include <event2/http.h>
 #include "disp_json.h"
 #include "lp.h"
+#include "mgw_page.h"
 #include "sse.h"
 
 static int on_cmd(void *arg, const char *text, const char *token, char *reply, size_t len)

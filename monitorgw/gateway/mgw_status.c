@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <event2/buffer.h>
@@ -425,4 +426,14 @@ void mgw_status_stop(mgw_t *g)
         sse_ev_unref(st->backlog[i]);
     free(st);
     g->status = NULL;
+}
+
+int mgw_status_fd_room(const mgw_t *g)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 1;
+    int viewers = mgw_http_viewers(g);
+    long used = (long)g->npeers + (viewers > 0 ? viewers : 0) + MGW_FD_RESERVE;
+    return used < (long)rl.rlim_cur;
 }

@@ -25,16 +25,6 @@ void mgw_peer_open_reply(mgw_t *g)
         log_warn("no socket for refusals: %s", err);
 }
 
-int mgw_peer_fd_room(const mgw_t *g)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-        return 1;
-    int viewers = mgw_http_viewers(g);
-    long used = (long)g->npeers + (viewers > 0 ? viewers : 0) + MGW_FD_RESERVE;
-    return used < (long)rl.rlim_cur;
-}
-
 /* an error to an address we keep no socket for: from the refusal socket (or a
  * temporary one) */
 static void peer_reply_once(mgw_t *g, const struct sockaddr_storage *to, const char *text)
@@ -409,7 +399,7 @@ static mgw_peer_t *peer_add(mgw_t *g, const uint8_t addr[16], int32_t family, ui
 static int peer_room(const mgw_t *g)
 {
     int max = conf_int(&g->conf, SP_max_monitors);
-    return (max < 0 || g->npeers < max) && mgw_peer_fd_room(g);
+    return (max < 0 || g->npeers < max) && mgw_status_fd_room(g);
 }
 
 /* The table is full: the monitor silent for longest makes room if it has been silent
@@ -442,7 +432,7 @@ static void peer_register(mgw_t *g, const shm_monreq_sh_t *m, int version,
         if (!g->full_said)
             log_warn("no room for more monitors (%d served, server::max_monitors %d, "
                      "descriptors %s): refusing new ones", g->npeers,
-                     conf_int(&g->conf, SP_max_monitors), mgw_peer_fd_room(g) ? "left" : "used up");
+                     conf_int(&g->conf, SP_max_monitors), mgw_status_fd_room(g) ? "left" : "used up");
         g->full_said = 1;
         peer_reply_once(g, from, "(error no_more_monitor)");
         return;

@@ -14,7 +14,10 @@
 BUILD   ?= build
 PREFIX  ?= /usr/local
 DESTDIR ?=
-CC      ?= gcc
+# gcc unless CC is given (make's own default, cc, does not count as given)
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
 FUZZ_SECONDS ?= 20
 
 PKGS     := libevent libevent_pthreads jansson zlib
@@ -58,9 +61,12 @@ PROGS := $(BUILD)/bin/rcssserver $(if $(wildcard netgw/netgw_main.c),$(BUILD)/bi
          $(if $(wildcard monitorgw/recorder/rec_main.c),$(BUILD)/bin/rcss-recorder) \
          $(if $(wildcard monitorgw/logplayer/lp_main.c),$(BUILD)/bin/rcss-logplayer)
 HAVE_ALL_PROGS := $(and $(wildcard netgw/netgw_main.c),$(wildcard monitorgw/gateway/mgw_main.c))
-TOOLS := $(patsubst scripts/%.c,$(BUILD)/bin/%,$(wildcard scripts/*.c))
-# the demo team: scripts/demoteam/, a library (its unit tests link it) and dt_main.c
-DEMO_SRC := $(filter-out scripts/demoteam/dt_main.c, $(wildcard scripts/demoteam/*.c))
+# the C programs beside the shell scripts: clients (scripts/clients/: the sample client,
+# the 3D sample agent, the demo team) and benchmark tools (scripts/bench/)
+TOOL_SRC := $(wildcard scripts/clients/*.c scripts/bench/*.c)
+TOOLS := $(addprefix $(BUILD)/bin/,$(basename $(notdir $(TOOL_SRC))))
+# the demo team: scripts/clients/demoteam/, a library (its unit tests link it) and dt_main.c
+DEMO_SRC := $(filter-out scripts/clients/demoteam/dt_main.c, $(wildcard scripts/clients/demoteam/*.c))
 LIBDEMO  := $(BUILD)/lib/libdemoteam.a
 TOOLS    += $(if $(DEMO_SRC),$(BUILD)/bin/rcss-demoteam)
 
@@ -122,10 +128,13 @@ $(BUILD)/bin/rcss-netgw: $(call obj,netgw/netgw_main.c) $(LIBNETGW) $(LIBSHM) $(
 $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/gateway/mgw_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/recorder/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/logplayer/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
-$(BUILD)/bin/rcss-demoteam: $(call obj,scripts/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
+$(BUILD)/bin/rcss-demoteam: $(call obj,scripts/clients/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/bin/%: $(BUILD)/obj/scripts/%.o $(LIBSHM) $(LIBCOMMON)
+$(BUILD)/bin/%: $(BUILD)/obj/scripts/clients/%.o $(LIBSHM) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/bin/%: $(BUILD)/obj/scripts/bench/%.o $(LIBSHM) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(PROGS):
@@ -137,7 +146,7 @@ $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
 $(BUILD)/obj/test/e2e/%.o: CFLAGS += $(MGW_INC)
-$(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/demoteam
+$(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/clients/demoteam
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw $(MGW_INC) -Isim
 
 # a unit test binary links its directory's library (if any) plus shm and common
@@ -202,6 +211,7 @@ test: deps
 
 conf-check: all
 	@scripts/check-units.sh $(BUILD)/bin
+	@scripts/check-install.sh $(BUILD)
 
 run: deps
 	$(MAKE) -j2 all
@@ -250,7 +260,8 @@ fuzz-run: $(FUZZ_BINS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
-	install -m 755 $(PROGS) $(BUILD)/bin/rcssclient $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent) \
+	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets
 	install -m 644 conf/presets/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets/

@@ -1,4 +1,4 @@
-/* test_parse.c -- the demo team's reading of server messages (scripts/demoteam/dt_parse.c):
+/* test_parse.c -- the demo team's reading of server messages (scripts/clients/demoteam/dt_parse.c):
  * landmark names to positions (docs/protocol/player.md §5.7), see and sense_body of protocol
  * 19, play-mode names (docs/protocol/referee.md §1), referee hears, parameter messages, and
  * garbage. */

@@ -1,4 +1,4 @@
-/* test_world.c -- the demo team's world model and skills (scripts/demoteam/dt_world.c,
+/* test_world.c -- the demo team's world model and skills (scripts/clients/demoteam/dt_world.c,
  * dt_skills.c, dt_coach.c): localisation from a see message built from a known pose,
  * for both sides; the ball's place; play mode and score from the referee; the kick
  * power for a wanted ball speed; the coach's choice of player types within pt_max. */

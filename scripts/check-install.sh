@@ -1,0 +1,31 @@
+#!/bin/bash
+# check-install.sh [BUILD] -- `make install` into a scratch DESTDIR and check what lands:
+# every program of the 2D and 3D servers, the clients users run (rcssclient, the demo
+# team, the 3D sample agent), the configuration files and presets, and the systemd units
+# pointing at the installed programs.
+set -euo pipefail
+build=${1:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s install BUILD="$build" DESTDIR="$tmp" PREFIX=/usr/local >/dev/null
+bin="$tmp/usr/local/bin"
+missing=0
+for p in rcssserver rcss-netgw rcss-monitorgw rcss-recorder rcss-logplayer \
+         rcssserver3d rcss3d-agentgw rcss3d-monitorgw rcss3d-logplayer \
+         rcssclient rcss-demoteam rcss3d-agent; do
+    if [ ! -x "$bin/$p" ]; then
+        echo "check-install: $p not installed in $bin"
+        missing=1
+    fi
+done
+share="$tmp/usr/local/share/rcssserver/conf"
+for f in server.conf player.conf presets/manual-v7.conf; do
+    [ -f "$share/$f" ] || { echo "check-install: conf/$f not installed"; missing=1; }
+done
+units="$tmp/usr/local/lib/systemd/system"
+if ! grep -q "ExecStart=/usr/local/bin/rcssserver " "$units/rcssserver-sim.service"; then
+    echo "check-install: rcssserver-sim.service does not start /usr/local/bin/rcssserver"
+    missing=1
+fi
+[ "$missing" -eq 0 ] || exit 1
+echo "check-install: $(ls "$bin" | wc -l) programs, configuration and units installed"

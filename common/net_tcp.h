@@ -11,7 +11,5 @@
 int net_tcp_listen(const char *bind_address, int port, int backlog, char *err, size_t errlen);
 /* Blocking connect to host (numeric IPv4/IPv6) : port, TCP_NODELAY set. fd or -1 with err. */
 int net_tcp_connect(const char *host, int port, char *err, size_t errlen);
-/* Local port of a socket, 0 on error. */
-int net_tcp_local_port(int fd);
 
 #endif

@@ -10,10 +10,9 @@
 #include "geom.h"
 #include "netgw_coach.h"
 #include "strbuf.h"
+#include "pitch.h"
 
 #define SEE_GOAL_X       52.5
-#define SEE_PITCH_HALF_L 52.5
-#define SEE_PITCH_HALF_W 34.0
 #define SEE_GOAL_DEPTH   2.44
 #define SEE_POST_RADIUS  0.06
 
@@ -151,14 +150,14 @@ int coach_check_ball(const shm_snapshot_sh_t *s, const conf_t *c, char *buf, siz
 {
     double bs = conf_real(c, SP_ball_size), gw = conf_real(c, SP_goal_width);
     double x = s->ball.x, y = s->ball.y;
-    double gx = (2.0 * SEE_PITCH_HALF_L + SEE_GOAL_DEPTH) * 0.5 + bs;
+    double gx = (2.0 * PITCH_HALF_L + SEE_GOAL_DEPTH) * 0.5 + bs;
     const char *where;
     if (in_rect(x, y, -gx, 0.0, SEE_GOAL_DEPTH, gw + SEE_POST_RADIUS))
         where = "goal_l";
     else if (in_rect(x, y, gx, 0.0, SEE_GOAL_DEPTH, gw + SEE_POST_RADIUS))
         where = "goal_r";
-    else if (!in_rect(x, y, 0.0, 0.0, 2.0 * SEE_PITCH_HALF_L + 2.0 * bs,
-                      2.0 * SEE_PITCH_HALF_W + 2.0 * bs))
+    else if (!in_rect(x, y, 0.0, 0.0, 2.0 * PITCH_HALF_L + 2.0 * bs,
+                      2.0 * PITCH_HALF_W + 2.0 * bs))
         where = "out_of_field";
     else
         where = "in_field";

@@ -10,14 +10,13 @@
 #include "netgw_proto.h"
 #include "strbuf.h"
 #include "playmode.h"
+#include "pitch.h"
 
 /* pre-v18 visual sender constants (m): change values, unum and team visibility */
 #define SEE_UNUM_FAR        20.0
 #define SEE_UNUM_TOO_FAR    40.0
 #define SEE_TEAM_FAR        40.0
 #define SEE_TEAM_TOO_FAR    60.0
-#define SEE_PITCH_HALF_L    52.5
-#define SEE_PITCH_HALF_W    34.0
 #define SEE_OBJECT_VERSION  3     /* lowest client version that sees ball, players, lines */
 /* pointing direction noise bounds (deg) */
 #define SEE_POINT_SD_MIN    1.25
@@ -322,7 +321,7 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
     double t = ln->vertical ? (ln->pos - x->pos.x) / u.x : (ln->pos - x->pos.y) / u.y;
     /* hit point of the face line with this line, must lie on the segment */
     double along = ln->vertical ? x->pos.y + t * u.y : x->pos.x + t * u.x;
-    double extent = ln->vertical ? SEE_PITCH_HALF_W : SEE_PITCH_HALF_L;
+    double extent = ln->vertical ? PITCH_HALF_W : PITCH_HALF_L;
     if (!isfinite(along) || fabs(along) > extent)
         return 0;
     double dist = fabs(t);
@@ -344,7 +343,7 @@ static int see_line(see_ctx_t *x, const netgw_line_t *ln)
 /* at most one line from inside the pitch, up to two from outside (docs/protocol/player.md §5.3) */
 static void see_lines(see_ctx_t *x)
 {
-    int inside = fabs(x->pos.x) < SEE_PITCH_HALF_L && fabs(x->pos.y) < SEE_PITCH_HALF_W;
+    int inside = fabs(x->pos.x) < PITCH_HALF_L && fabs(x->pos.y) < PITCH_HALF_W;
     int max = inside ? 1 : 2, sent = 0;
     for (int i = 0; i < NETGW_LINE_COUNT && sent < max; i++)
         sent += see_line(x, &netgw_lines[i]);

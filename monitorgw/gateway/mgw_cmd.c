@@ -12,10 +12,11 @@
 #include "mgw.h"
 #include "playmode.h"
 #include "sexp.h"
+#include "pitch.h"
 
 /* positions placed by a monitor stay on the pitch plus this margin (m) */
-#define CMD_X_MAX (52.5 + 5.0)
-#define CMD_Y_MAX (34.0 + 5.0)
+#define CMD_X_MAX (PITCH_HALF_L + PITCH_MARGIN)
+#define CMD_Y_MAX (PITCH_HALF_W + PITCH_MARGIN)
 
 static double cmd_clamp(double v, double max)
 {
@@ -253,8 +254,6 @@ int mgw_parse_coach_cmd(const char *text, mgw_cmd_t *out)
 
 /* Stadium::ballPosInfo: in a goal (the goal's box, ball_size beyond the goal line, its
  * width plus a post radius), off the pitch (plus ball_size), or on it */
-#define CMD_GOAL_DEPTH  2.44
-#define CMD_POST_RADIUS 0.06
 
 static int in_rect(double x, double y, double cx, double w, double h)
 {
@@ -264,13 +263,13 @@ static int in_rect(double x, double y, double cx, double w, double h)
 int mgw_check_ball(const shm_snapshot_sh_t *s, const conf_t *c, char *buf, size_t len)
 {
     double bs = conf_real(c, SP_ball_size), gw = conf_real(c, SP_goal_width);
-    double x = s->ball.x, y = s->ball.y, gx = (105.0 + CMD_GOAL_DEPTH) * 0.5 + bs;
+    double x = s->ball.x, y = s->ball.y, gx = (PITCH_LENGTH + PITCH_GOAL_DEPTH) * 0.5 + bs;
     const char *where = "in_field";
-    if (in_rect(x, y, -gx, CMD_GOAL_DEPTH, gw + CMD_POST_RADIUS))
+    if (in_rect(x, y, -gx, PITCH_GOAL_DEPTH, gw + PITCH_POST_R))
         where = "goal_l";
-    else if (in_rect(x, y, gx, CMD_GOAL_DEPTH, gw + CMD_POST_RADIUS))
+    else if (in_rect(x, y, gx, PITCH_GOAL_DEPTH, gw + PITCH_POST_R))
         where = "goal_r";
-    else if (!in_rect(x, y, 0.0, 105.0 + 2.0 * bs, 68.0 + 2.0 * bs))
+    else if (!in_rect(x, y, 0.0, PITCH_LENGTH + 2.0 * bs, PITCH_WIDTH + 2.0 * bs))
         where = "out_of_field";
     int n = snprintf(buf, len, "(ok check_ball %d %s)", s->time, where);
     return n < 0 || (size_t)n >= len ? -1 : n;

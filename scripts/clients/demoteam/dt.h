@@ -16,16 +16,15 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include "geom.h"
+#include "pitch.h"
 
 #define DT_PLAYERS   11
 #define DT_TYPES_MAX 32
 #define DT_SEE_MAX   128
 #define DT_UNKNOWN   1000 /* the age of something never seen */
 
-#define DT_PITCH_HALF_L 52.5
-#define DT_PITCH_HALF_W 34.0
-#define DT_PENALTY_X    36.0  /* penalty area front line, |x| */
-#define DT_PENALTY_Y    20.16 /* penalty area half width */
+#define DT_PENALTY_X    (PITCH_HALF_L - PITCH_PENALTY_L) /* penalty area front line, |x| */
+#define DT_PENALTY_Y    (PITCH_PENALTY_W / 2.0)          /* penalty area half width */
 
 /* ---- parameters (server_param, player_param, player_type) ------------------------- */
 typedef struct dt_ptype {

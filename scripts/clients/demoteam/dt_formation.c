@@ -39,7 +39,7 @@ vec2_t dt_formation_kickoff(int unum, int ours)
 
 double dt_formation_offside_x(const dt_world_t *w)
 {
-    double first = -DT_PITCH_HALF_L, second = -DT_PITCH_HALF_L;
+    double first = -PITCH_HALF_L, second = -PITCH_HALF_L;
     int n = 0;
     for (int i = 1; i <= DT_PLAYERS; i++) {
         const dt_obj_t *o = &w->opp[i];
@@ -53,7 +53,7 @@ double dt_formation_offside_x(const dt_world_t *w)
             second = o->pos.x;
         }
     }
-    double line = n >= 2 ? second : DT_PITCH_HALF_L - 15.0;
+    double line = n >= 2 ? second : PITCH_HALF_L - 15.0;
     if (w->ball.age < DT_UNKNOWN && w->ball.pos.x > line)
         line = w->ball.pos.x;
     return fmax(line, 0.0);

@@ -145,7 +145,7 @@ int dt_landmark(const char *const *tok, int ntok, vec2_t *out)
     if (ntok < 2)
         return -1;
     if (strcmp(tok[0], "g") == 0 && ntok == 2) {
-        *out = vec2(tok[1][0] == 'r' ? DT_PITCH_HALF_L : -DT_PITCH_HALF_L, 0.0);
+        *out = vec2(tok[1][0] == 'r' ? PITCH_HALF_L : -PITCH_HALF_L, 0.0);
         return tok[1][0] == 'r' || tok[1][0] == 'l' ? 0 : -1;
     }
     if (strcmp(tok[0], "f") != 0)

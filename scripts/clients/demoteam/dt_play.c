@@ -22,20 +22,20 @@ static vec2_t attack_goal(const dt_world_t *w)
 {
     if (w->pm >= DT_PM_PENALTY_SETUP && w->pm <= DT_PM_PENALTY_OVER && w->pen_goal_x != 0.0)
         return vec2(w->pen_goal_x, 0.0);
-    return vec2(DT_PITCH_HALF_L, 0.0);
+    return vec2(PITCH_HALF_L, 0.0);
 }
 
 static vec2_t own_goal(const dt_world_t *w)
 {
     if (w->pm >= DT_PM_PENALTY_SETUP && w->pm <= DT_PM_PENALTY_OVER && w->pen_goal_x != 0.0)
         return vec2(w->pen_goal_x, 0.0);
-    return vec2(-DT_PITCH_HALF_L, 0.0);
+    return vec2(-PITCH_HALF_L, 0.0);
 }
 
 static int in_penalty_area(vec2_t p, vec2_t goal, double margin)
 {
-    return fabs(p.x - goal.x) < DT_PITCH_HALF_L - DT_PENALTY_X - margin &&
-           fabs(p.y) < DT_PENALTY_Y - margin && fabs(p.x) < DT_PITCH_HALF_L + 1.0;
+    return fabs(p.x - goal.x) < PITCH_HALF_L - DT_PENALTY_X - margin &&
+           fabs(p.y) < DT_PENALTY_Y - margin && fabs(p.x) < PITCH_HALF_L + 1.0;
 }
 
 /* ---- opponents -------------------------------------------------------------------- */

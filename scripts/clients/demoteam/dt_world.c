@@ -311,7 +311,7 @@ static void restart_place(dt_world_t *w, dt_pm_t pm)
     else if (pm == DT_PM_CORNER_KICK)
         b->pos = vec2(sx * 51.5, sy * 33.0);
     else if (pm == DT_PM_KICK_IN)
-        b->pos.y = sy * DT_PITCH_HALF_W;
+        b->pos.y = sy * PITCH_HALF_W;
     if (b->age < 8)
         b->age = 8;
 }
@@ -329,7 +329,7 @@ void dt_world_on_referee(dt_world_t *w, const char *text)
     if (w->goalie && sscanf(text, "goalie_catch_ball_%c", &who) == 1 && who == us)
         w->holding = 1;
     if (sscanf(text, "penalty_onfield_%c", &who) == 1)
-        w->pen_goal_x = (who == 'l' ? -DT_PITCH_HALF_L : DT_PITCH_HALF_L) * w->side;
+        w->pen_goal_x = (who == 'l' ? -PITCH_HALF_L : PITCH_HALF_L) * w->side;
     char side;
     dt_pm_t pm = dt_parse_playmode(text, &side);
     if (pm == DT_PM_OTHER)

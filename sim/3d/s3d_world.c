@@ -1,7 +1,6 @@
-/* s3d_world.c -- the 3D world's parameters, initial state and step order (s3d_world.h).
- * One step: the drive forces of the step are drawn (with their error), the integrator
- * runs its substeps, batteries and temperatures follow the drive, the kick in progress
- * counts down, and the referee looks at the result. */
+/* s3d_world.c -- the 3D world's parameters, initial state and the lookups every part of
+ * the sim shares (s3d_world.h): team frames, robots by team and number, ball placement,
+ * events and effector errors. The step's order is s3d_step.c. */
 #include <stdio.h>
 #include <string.h>
 #include "playmode3d.h"
@@ -158,32 +157,4 @@ void s3d_world_error(s3d_world_t *w, int slot, const char *effector, const char 
     int n = snprintf(ev.text, sizeof ev.text, "(error %s %s)", effector, reason);
     ev.len = n < 0 ? 0 : n >= (int)sizeof ev.text ? (int)sizeof ev.text - 1 : n;
     s3d_world_emit(w, &ev);
-}
-
-/* the step's drive forces: zero without battery; the error is drawn once per step */
-static void world_drive_forces(s3d_world_t *w)
-{
-    for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
-        s3d_robot_t *r = &w->robot[i];
-        if (!r->present)
-            continue;
-        if (r->battery <= 0.0 || vec3_len(r->drive) == 0.0)
-            r->force = vec3(0, 0, 0);
-        else
-            r->force = s3d_drive_force(&w->pr, &w->rng_act, r->drive);
-    }
-}
-
-void s3d_world_step(s3d_world_t *w)
-{
-    world_drive_forces(w);
-    s3d_phys_step(w);
-    for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
-        if (w->robot[i].present)
-            s3d_robot_energy(&w->pr, &w->robot[i]);
-    }
-    if (w->kick.steps_left > 0)
-        w->kick.steps_left--;
-    w->step++;
-    s3d_ref_step(w);
 }

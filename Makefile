@@ -91,7 +91,7 @@ UNIT_BINS += $(BUILD)/test/unit_conformance
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conformance conf-check run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
+.PHONY: all test unit e2e conformance conf-check layers run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -212,6 +212,10 @@ test: deps
 conf-check: all
 	@scripts/check-units.sh $(BUILD)/bin
 	@scripts/check-install.sh $(BUILD)
+
+# the call graph between source files: no loop across a folder, none of over 3 files
+layers: all
+	@scripts/check-layers.sh $(BUILD)
 
 run: deps
 	$(MAKE) -j2 all

@@ -201,7 +201,7 @@ void sim_ref_clear_from_ball(sim_world_t *w, int side)
     for (int loop = 0; loop < 10; loop++) {
         if (!clear_pass(w, &c, side))
             break;
-        sim_step_collisions(w);
+        sim_collide(w);
         c.bx = w->ball.x; /* the circle follows the ball the collisions moved */
         c.by = w->ball.y;
     }

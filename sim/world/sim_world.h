@@ -236,11 +236,15 @@ void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, 
 
 /* ---- sim_step.c ---- */
 void   sim_step(sim_world_t *w);
+
+/* ---- sim_dash.c: a player's dash and stamina (docs/protocol/physics.md §3) ---- */
+/* dash direction rate: 1 at 0 deg, side_dash_rate at 90, back_dash_rate at 180 */
 double sim_dash_dir_rate(const conf_t *c, double dir_deg);
-void   sim_step_apply_dash(sim_world_t *w, sim_player_t *p);
-void   sim_step_stamina(sim_world_t *w, sim_player_t *p);
-/* = sim_collide() (kept for callers outside the physics) */
-void   sim_step_collisions(sim_world_t *w);
+/* At the step: p's pending leg dashes -> stamina used and acceleration (and the body's
+ * rotation with a dashing left leg). */
+void   sim_dash_apply(sim_world_t *w, sim_player_t *p);
+/* At the end of the step: recovery, effort, stamina and capacity of p. */
+void   sim_stamina_step(sim_world_t *w, sim_player_t *p);
 
 /* ---- sim_collide.c ---- */
 /* Resolve every overlap of ball and players (docs/protocol/physics.md §8), as after each

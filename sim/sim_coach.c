@@ -20,18 +20,6 @@ static int team_of(int side)
     return side == SHM_SIDE_RIGHT ? 1 : 0;
 }
 
-void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
-                         const char *text, size_t len)
-{
-    const size_t part = SHM_EVENT_TEXT_LEN - 1;
-    while (len > part) {
-        sim_world_emit(w, SHM_EV_CONT, side, unum, x, 0.0, arg, text, part);
-        text += part;
-        len -= part;
-    }
-    sim_world_emit(w, kind, side, unum, x, 0.0, arg, text, len);
-}
-
 static void reply(sim_world_t *w, int side, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -281,7 +269,7 @@ void sim_coach_release(sim_world_t *w)
             const sim_clang_msg_t *m = &co->q[k][n];
             if (w->play_mode == PM_PLAY_ON && w->time - m->recv_time < delay)
                 break;
-            sim_coach_emit_text(w, SHM_EV_CLANG, k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0,
+            sim_world_emit_text(w, SHM_EV_CLANG, k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0,
                                 (int)m->span, (double)m->recv_time, co->pool[k] + off, m->len);
             off += m->len;
             n++;
@@ -309,7 +297,7 @@ void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     shm_text_t *t = record_text(w, c, side);
     if (t && c->kind == SHM_CMD_RAW)
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
 }
 
 void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
@@ -319,14 +307,14 @@ void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
         return;
     switch (c->kind) {
     case SHM_CMD_RAW:
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
         break;
     case SHM_CMD_CLANG:
         if (side != 0)
             clang_queue(w, c, side, t->buf, t->len);
         break;
     case SHM_CMD_COACH_SAY:
-        sim_coach_emit_text(w, side ? SHM_EV_COACH_SAY : SHM_EV_TRAINER_SAY, side, 0, 0, 0.0,
+        sim_world_emit_text(w, side ? SHM_EV_COACH_SAY : SHM_EV_TRAINER_SAY, side, 0, 0, 0.0,
                             t->buf, t->len);
         break;
     case SHM_CMD_CHANGE_TYPE:
@@ -341,7 +329,7 @@ void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
         break;
     case SHM_CMD_TEAM_GRAPHIC:
         if (side != 0)
-            sim_coach_emit_text(w, SHM_EV_TEAM_GRAPHIC, side, 0, 0, 0.0, t->buf, t->len);
+            sim_world_emit_text(w, SHM_EV_TEAM_GRAPHIC, side, 0, 0, 0.0, t->buf, t->len);
         break;
     default:
         sim_cmd_control(w, c, side);

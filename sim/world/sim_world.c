@@ -79,6 +79,18 @@ void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, doub
     w->emit(w->emit_ctx, &ev);
 }
 
+void sim_world_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
+                         const char *text, size_t len)
+{
+    const size_t part = SHM_EVENT_TEXT_LEN - 1;
+    while (len > part) {
+        sim_world_emit(w, SHM_EV_CONT, side, unum, x, 0.0, arg, text, part);
+        text += part;
+        len -= part;
+    }
+    sim_world_emit(w, kind, side, unum, x, 0.0, arg, text, len);
+}
+
 void sim_world_referee_say(sim_world_t *w, const char *text)
 {
     sim_world_emit(w, SHM_EV_REFEREE, 0, 0, 0.0, 0.0, 0, text, strlen(text));
@@ -272,7 +284,7 @@ void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     shm_text_t *t = &w->pl_text[idx];
     size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
     if (shm_text_feed(t, c->kind == SHM_CMD_CONT, c->text, len))
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
                             idx % SHM_TEAM_SIZE + 1, 0, 0.0, t->buf, t->len);
 }
 

@@ -157,6 +157,10 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
 const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len);
+/* An event whose text may exceed one event: SHM_EV_CONT parts first, then kind with the
+ * rest (long text-log records, coach messages, runner events). */
+void sim_world_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
+                         const char *text, size_t len);
 void sim_world_referee_say(sim_world_t *w, const char *text);
 /* A line the reference prints on stdout when this happens ("A player disconnected : (T
  * 3)", "rcssserver changes (player T 3) to type 5"): kept until the process prints the
@@ -230,9 +234,6 @@ void sim_coach_substitute(sim_world_t *w, int idx, int type);
 /* The first kick-off: the reference's automatic assignment of heterogeneous types
  * (called by sim_referee_kick_off while time is 0). */
 void sim_coach_kick_off(sim_world_t *w);
-/* Emit an event whose text may exceed one event (SHM_EV_CONT parts first). */
-void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
-                         const char *text, size_t len);
 
 /* ---- sim_step.c ---- */
 void   sim_step(sim_world_t *w);

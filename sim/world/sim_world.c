@@ -47,14 +47,6 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
     sim_referee_init(w);
 }
 
-const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p)
-{
-    int t = p->sh.type;
-    if (t < 0 || (uint32_t)t >= w->types.count || t >= SHM_MAX_PTYPES)
-        t = 0;
-    return &w->types.type[t];
-}
-
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len)
 {

@@ -154,7 +154,6 @@ typedef struct sim_world {
 /* ---- sim_world.c ---- */
 void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
                     uint64_t seed);
-const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len);
 /* An event whose text may exceed one event: SHM_EV_CONT parts first, then kind with the
@@ -318,6 +317,8 @@ void sim_ptypes_generate(const conf_t *c, uint32_t seed, shm_ptypes_sh_t *out);
 uint32_t sim_ptypes_seed(const conf_t *c, uint64_t sim_seed);
 /* 1 if type t lies in the windows and ranges of docs/protocol/physics.md §9. */
 int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
+/* p's type (type 0 for a number out of the table) */
+const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 
 /* ---- sim_publish.c ---- */
 /* Fill a snapshot's world fields from w (and the view fields from the client table cl,

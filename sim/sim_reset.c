@@ -23,6 +23,7 @@ void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl)
     char team[2][SHM_TEAM_NAME_LEN];
     memcpy(team, w->team, sizeof team);
     sim_world_init(w, c, &types, seed);
+    sim_referee_init(w);
     w->emit = emit;
     w->emit_ctx = ctx;
     w->episode = episode;

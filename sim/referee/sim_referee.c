@@ -22,10 +22,13 @@ static int half_cycles(const sim_world_t *w, param_id_t id)
     return step > 0 ? (int)(cr(w, id) * 1000.0 / step + 0.5) : 0;
 }
 
+static const sim_rules_t referee_hooks;
+
 void sim_referee_init(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     memset(r, 0, sizeof *r);
+    w->rules = &referee_hooks;
     r->enabled = !(conf_bool(w->conf, SP_coach) && !conf_bool(w->conf, SP_coach_w_referee));
     r->half_cycles = half_cycles(w, SP_half_time);
     r->extra_cycles = half_cycles(w, SP_extra_half_time);
@@ -318,7 +321,7 @@ static void sync_toucher(sim_world_t *w)
     w->last_toucher = w->ref.touched;
 }
 
-void sim_referee_on_kick(sim_world_t *w, int idx)
+static void on_kick(sim_world_t *w, int idx)
 {
     double a = kick_accel(w);
     if (!w->ref.enabled)
@@ -332,7 +335,7 @@ void sim_referee_on_kick(sim_world_t *w, int idx)
     sync_toucher(w);
 }
 
-void sim_referee_on_tackle(sim_world_t *w, int idx, int foul)
+static void on_tackle(sim_world_t *w, int idx, int foul)
 {
     double a = kick_accel(w);
     if (!w->ref.enabled)
@@ -347,7 +350,7 @@ void sim_referee_on_tackle(sim_world_t *w, int idx, int foul)
     sync_toucher(w);
 }
 
-void sim_referee_on_failed(sim_world_t *w, int idx)
+static void on_failed(sim_world_t *w, int idx)
 {
     if (w->ref.enabled)
         sim_ref_offside_failed(w, idx);
@@ -362,13 +365,13 @@ static void touched(sim_world_t *w, int idx)
     sync_toucher(w);
 }
 
-void sim_referee_on_collide(sim_world_t *w, int idx)
+static void on_collide(sim_world_t *w, int idx)
 {
     if (w->ref.enabled)
         touched(w, idx);
 }
 
-void sim_referee_on_catch(sim_world_t *w, int idx)
+static void on_catch(sim_world_t *w, int idx)
 {
     const sim_player_t *p = &w->pl[idx];
     kick_accel(w); /* the catch stopped the ball */
@@ -385,7 +388,7 @@ void sim_referee_on_catch(sim_world_t *w, int idx)
     sync_toucher(w);
 }
 
-void sim_referee_on_punch(sim_world_t *w, int idx)
+static void on_punch(sim_world_t *w, int idx)
 {
     kick_accel(w);
     if (!w->ref.enabled)
@@ -395,6 +398,16 @@ void sim_referee_on_punch(sim_world_t *w, int idx)
     sim_ref_penalty_catch(w, idx);
     sync_toucher(w);
 }
+
+/* what the physics tells the referee (w->rules) */
+static const sim_rules_t referee_hooks = {
+    .on_kick = on_kick,
+    .on_tackle = on_tackle,
+    .on_failed = on_failed,
+    .on_collide = on_collide,
+    .on_catch = on_catch,
+    .on_punch = on_punch,
+};
 
 /* ---- analysis after each step ---------------------------------------------------- */
 /* who dashed in the step just done (fouls look at the victim's last two cycles) */

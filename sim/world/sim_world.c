@@ -44,7 +44,6 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
         sim_player_reset_stamina(w, p);
         sim_player_place_off_pitch(p);
     }
-    sim_referee_init(w);
 }
 
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,

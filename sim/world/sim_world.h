@@ -72,6 +72,27 @@ enum { SIM_LEG_NONE, SIM_LEG_DASH, SIM_LEG_TURN, SIM_LEG_MOVE, SIM_LEG_TACKLE };
 
 typedef void (*sim_emit_fn)(void *ctx, const shm_event_sh_t *ev);
 
+/* What the physics tells the referee, at the moment it happens (docs/protocol/referee.md;
+ * offside marks, set plays switching to play_on, last toucher, back pass, catch fault,
+ * fouls): one table of hooks that the referee sets (sim_referee_init), so the world calls
+ * nothing above it. The physics (sim_kick.c, sim_collide.c) decides whether an action
+ * succeeded; the referee decides what it means for the play mode. A world without a
+ * referee (rules NULL) tells nobody. */
+struct sim_world;
+typedef struct sim_rules {
+    void (*on_kick)(struct sim_world *w, int idx);            /* successful kick */
+    void (*on_tackle)(struct sim_world *w, int idx, int foul); /* successful tackle; foul:
+                                                                 the foul flag was given */
+    void (*on_failed)(struct sim_world *w, int idx);          /* kick or tackle that missed */
+    void (*on_collide)(struct sim_world *w, int idx);         /* player idx hit the ball */
+    void (*on_catch)(struct sim_world *w, int idx);           /* goalie idx caught the ball
+                                                                 (w->catcher == idx: the
+                                                                 referee keeps it held only
+                                                                 for the free kick it awards) */
+    void (*on_punch)(struct sim_world *w, int idx);           /* catch failed by probability:
+                                                                 the ball was punched */
+} sim_rules_t;
+
 /* ---- coaches (sim_coach.c): coach-language queue, substitution bookkeeping --------- */
 #define SIM_CLANG_QUEUE  64        /* messages waiting per online coach */
 #define SIM_CLANG_POOL   65536     /* bytes of their texts per online coach */
@@ -142,6 +163,7 @@ typedef struct sim_world {
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
     sim_ref_t       ref;            /* the referee's state (sim_ref.h) */
+    const sim_rules_t *rules;       /* the referee's hooks (set by sim_referee_init) */
     uint64_t        seed;           /* the seed the world was started with (resets) */
     uint32_t        episode;        /* resets so far (published with each snapshot) */
     int             reset_req;      /* a (reset) was received: the process resets */
@@ -150,6 +172,43 @@ typedef struct sim_world {
     char            notes[SIM_NOTES_LEN]; /* stdout lines not printed yet (sim_world_note) */
     size_t          notes_len;
 } sim_world_t;
+
+/* the hooks of w->rules, each called when set */
+static inline void sim_rules_kick(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_kick)
+        w->rules->on_kick(w, idx);
+}
+
+static inline void sim_rules_tackle(sim_world_t *w, int idx, int foul)
+{
+    if (w->rules && w->rules->on_tackle)
+        w->rules->on_tackle(w, idx, foul);
+}
+
+static inline void sim_rules_failed(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_failed)
+        w->rules->on_failed(w, idx);
+}
+
+static inline void sim_rules_collide(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_collide)
+        w->rules->on_collide(w, idx);
+}
+
+static inline void sim_rules_catch(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_catch)
+        w->rules->on_catch(w, idx);
+}
+
+static inline void sim_rules_punch(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_punch)
+        w->rules->on_punch(w, idx);
+}
 
 /* ---- sim_world.c ---- */
 void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
@@ -269,7 +328,8 @@ void sim_keepaway_mode_change(sim_world_t *w, int pm);
 void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play mode */
 
 /* ---- sim_referee.c (and sim_ref_*.c, sim_ref.h) ---- */
-/* Referee state from the configuration (called by sim_world_init). */
+/* Referee state from the configuration, and w->rules: the hooks the physics calls.
+ * After sim_world_init (the process's start and reset, the tests' worlds). */
 void sim_referee_init(sim_world_t *w);
 /* Change the play mode (Stadium::changePlayMode): every referee reacts (clearance,
  * timers), then the mode is announced (except goal_l/goal_r). */
@@ -277,21 +337,6 @@ void sim_referee_set_mode(sim_world_t *w, int pm);
 /* Kick-off (monitor start, trainer start, auto mode): acts only at a half boundary;
  * 0 done, -1 not possible. */
 int  sim_referee_kick_off(sim_world_t *w);
-/* What a player did to the ball, told to the referee at the moment it happens (spec
- * 6: offside marks, set plays switching to play_on, last toucher, back pass, catch
- * fault, fouls). The physics (sim_cmd.c, sim_step.c) decides whether an action
- * succeeded; the referee decides what it means for the play mode. */
-void sim_referee_on_kick(sim_world_t *w, int idx);            /* successful kick */
-void sim_referee_on_tackle(sim_world_t *w, int idx, int foul); /* successful tackle;
-                                                     foul: the foul flag was given */
-void sim_referee_on_failed(sim_world_t *w, int idx);  /* kick or tackle that missed */
-void sim_referee_on_collide(sim_world_t *w, int idx); /* player idx collided with the ball */
-void sim_referee_on_catch(sim_world_t *w, int idx);   /* goalie idx caught the ball (the
-                                                     ball is held: w->catcher == idx; the
-                                                     referee keeps it held only for the
-                                                     free kick it awards) */
-void sim_referee_on_punch(sim_world_t *w, int idx);   /* catch failed by probability:
-                                                     the ball was punched */
 /* Called by the step after objects moved (and time advanced where it does). */
 void sim_referee_analyse(sim_world_t *w);
 int  sim_referee_is_stoppage(int pm);

@@ -17,6 +17,14 @@ static inline void test_conf_set(const char *module, const char *name, const cha
     conf_set(&test_conf, module, name, value, err, sizeof err);
 }
 
+/* a world as the process builds it: the world, then its referee */
+static inline void test_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
+                             uint64_t seed)
+{
+    sim_world_init(w, c, types, seed);
+    sim_referee_init(w);
+}
+
 /* default configuration; noise_off sets player_rand, ball_rand and kick_rand to 0 */
 static inline void test_world(sim_world_t *w, int noise_off, uint64_t seed)
 {
@@ -26,7 +34,7 @@ static inline void test_world(sim_world_t *w, int noise_off, uint64_t seed)
         test_conf.num[SP_ball_rand] = 0.0;
         test_conf.num[SP_kick_rand] = 0.0;
     }
-    sim_world_init(w, &test_conf, NULL, seed);
+    test_init(w, &test_conf, NULL, seed);
 }
 
 /* enable player (side, unum) at (x, y) with the given body angle (deg) */

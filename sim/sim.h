@@ -271,6 +271,11 @@ void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t p
  * applied at once changed, the events they released) and wake everyone. */
 void sim_publish_live(sim_world_t *w, shm_region_sh_t *r);
 
+/* ---- sim_step.c ---- */
+/* The referee the process runs (sim_referee_init's table): rcssserver 19's referees,
+ * the keepaway referee, the coaches' type assignment at the first kick-off. */
+extern const sim_ref_table_t sim_step_referees;
+
 /* ---- sim_turn.c ---- */
 /* One turn: clients, commands, the step (or a reset), the match flow, publish. */
 void sim_turn(sim_t *s);

@@ -1,8 +1,8 @@
 /* sim_step.c -- one simulation step in the order of docs/protocol/physics.md §1: pending
  * dashes (stamina and acceleration, the bipedal rotation: world/sim_dash.c), command
  * slots freed, the play-mode dependent move of the objects (world/sim_move.c), time,
- * referee, stamina (physics.md §3), hear capacity and catch ban. Pure: works on a
- * sim_world_t. */
+ * referee, stamina (physics.md §3), hear capacity and catch ban; and the referee the
+ * process runs (sim_step_referees). Pure: works on a sim_world_t. */
 #include "sim_phys.h"
 
 /* ---- the step ---------------------------------------------------------------------- */
@@ -83,3 +83,14 @@ void sim_step(sim_world_t *w)
     step_end_of_cycle(w);
     w->steps++;
 }
+
+/* the referee of the process, given to sim_referee_init: rcssserver 19's referees in its
+ * order (referee/sim_ref_parts.c), the keepaway referee, and the coaches' automatic type
+ * assignment at the first kick-off (sim_coach.c) */
+const sim_ref_table_t sim_step_referees = {
+    .parts = sim_ref_parts,
+    .keepaway_kick_off = sim_keepaway_kick_off,
+    .keepaway_mode = sim_keepaway_mode_change,
+    .keepaway_analyse = sim_keepaway_analyse,
+    .first_kick_off = sim_coach_kick_off,
+};

@@ -107,16 +107,54 @@ typedef struct sim_ref {
     /* acceleration given by each kick of a step (largest kick wins the last touch) */
     uint64_t acc_step;
     double   acc_x, acc_y;
+    const struct sim_ref_table *table; /* the referees (given to sim_referee_init) */
 } sim_ref_t;
 
 struct sim_world;
 
-/* ---- sim_referee.c: the core every part uses ------------------------------------- */
+/* One of rcssserver 19's referees (its Referee subclass): what it does when a player
+ * kicks, tackles or touches the ball, when a goalie catches or punches it, after each
+ * step and when the mode changes. A hook not set: that referee does nothing then. */
+typedef struct sim_ref_part {
+    const char *name;                                         /* the reference's class */
+    void (*kick)(struct sim_world *w, int idx, double accel); /* kickTaken; accel: what
+                                                         the kick gave the ball */
+    void (*tackle)(struct sim_world *w, int idx, int foul);   /* tackleTaken; not set: a
+                                                         successful tackle is a kick */
+    void (*failed)(struct sim_world *w, int idx);  /* failed kick or tackle */
+    void (*touch)(struct sim_world *w, int idx);   /* ballTouched: a collision, and the
+                                                      contact of a catch or punch */
+    void (*caught)(struct sim_world *w, int idx);  /* ballCaught */
+    void (*punched)(struct sim_world *w, int idx); /* ballPunched */
+    void (*analyse)(struct sim_world *w);          /* after each step */
+    void (*mode)(struct sim_world *w, int pm);     /* playModeChange */
+} sim_ref_part_t;
+
+/* What the dispatcher (sim_referee.c) calls, given to sim_referee_init by the process,
+ * so the dispatcher names none of it: the referees in order, the keepaway referee (at
+ * its own points: kick-off first, a mode change after it is announced, the analysis
+ * last, even without a referee), and the process's part of the first kick-off. */
+typedef struct sim_ref_table {
+    const sim_ref_part_t *const *parts;             /* NULL ended (sim_ref_parts) */
+    int  (*keepaway_kick_off)(struct sim_world *w); /* 1: it took the kick-off over */
+    void (*keepaway_mode)(struct sim_world *w, int pm);
+    void (*keepaway_analyse)(struct sim_world *w);
+    void (*first_kick_off)(struct sim_world *w);    /* the automatic type assignment */
+} sim_ref_table_t;
+
+/* ---- sim_ref_parts.c: rcssserver 19's referees in its order ----------------------- */
+extern const sim_ref_part_t *const sim_ref_parts[];
+extern const sim_ref_part_t sim_ref_time_part, sim_ref_stuck_part;      /* sim_ref_time.c */
+extern const sim_ref_part_t sim_ref_offside_part;                       /* sim_ref_offside.c */
+extern const sim_ref_part_t sim_ref_play_part;                          /* sim_ref_play.c */
+extern const sim_ref_part_t sim_ref_touch_part;                         /* sim_ref_touch.c */
+extern const sim_ref_part_t sim_ref_goalie_part;                        /* sim_ref_goalie.c */
+extern const sim_ref_part_t sim_ref_foul_part, sim_ref_defense_part;    /* sim_ref_foul.c */
+extern const sim_ref_part_t sim_ref_penalty_part;                       /* sim_ref_penalty.c */
+
+/* ---- sim_ref_util.c: the small facts every part uses ----------------------------- */
 /* The referee's random numbers (one accessor; the generator may become a stream). */
 rng_t *sim_ref_rng(struct sim_world *w);
-/* Stadium::placeBall: ball at (x, y), at rest; the side the placement is for; then the
- * mode pm (PM_NULL: none; play_on/drop_ball are never entered during a shoot-out). */
-void   sim_ref_place_ball(struct sim_world *w, int pm, int side, double x, double y);
 int    sim_ref_is_penalty(int pm);
 int    sim_ref_fk_mode(int pm);      /* kick_off, kick_in, free kick, corner, indirect */
 int    sim_ref_goal_kick(int pm);
@@ -125,13 +163,18 @@ int    sim_ref_stoppage(int pm);
 double sim_ref_ball_size(const struct sim_world *w);
 double sim_ref_player_size(const struct sim_world *w, int idx);
 int    sim_ref_kickable(const struct sim_world *w, int idx);
-/* cards (Stadium::yellowCard / redCard): messages and disqualification */
-void   sim_ref_yellow_card(struct sim_world *w, int idx);
-void   sim_ref_red_card(struct sim_world *w, int idx);
+void   sim_ref_add_state(struct sim_world *w, int idx, uint32_t st);
+
+/* ---- sim_ref_calls.c: the calls that place the ball ------------------------------- */
+/* Stadium::placeBall: ball at (x, y), at rest; the side the placement is for; then the
+ * mode pm (PM_NULL: none; play_on/drop_ball are never entered during a shoot-out). */
+void   sim_ref_place_ball(struct sim_world *w, int pm, int side, double x, double y);
 void   sim_ref_award_drop_ball(struct sim_world *w, double x, double y);
 void   sim_ref_award_free_kick(struct sim_world *w, int side, double x, double y);
 void   sim_ref_award_goal_kick(struct sim_world *w, int side, double x, double y);
-void   sim_ref_add_state(struct sim_world *w, int idx, uint32_t st);
+/* cards (Stadium::yellowCard / redCard): messages and disqualification */
+void   sim_ref_yellow_card(struct sim_world *w, int idx);
+void   sim_ref_red_card(struct sim_world *w, int idx);
 
 /* ---- sim_ref_place.c: geometry and player clearance ------------------------------ */
 void   sim_ref_truncate(double *x, double *y);                 /* onto the pitch */
@@ -153,46 +196,11 @@ void   sim_ref_move_player(struct sim_world *w, int idx, double x, double y, int
  * reference's rule, which leaves it inside: its collision check then pushes it out). */
 void   sim_ref_circle_edge(double cx, double cy, double rad, double *x, double *y);
 
-/* ---- the referees: analysis and hooks, in the order the core calls them ---------- */
-void sim_ref_time_analyse(struct sim_world *w);
-void sim_ref_stuck_analyse(struct sim_world *w);
-
-void sim_ref_offside_kick(struct sim_world *w, int idx, double accel);
-void sim_ref_offside_failed(struct sim_world *w, int idx);
-void sim_ref_offside_analyse(struct sim_world *w);
-void sim_ref_offside_mode(struct sim_world *w, int pm);
-
-void sim_ref_play_kick(struct sim_world *w, int idx);
-void sim_ref_play_touch(struct sim_world *w, int idx);
-void sim_ref_play_analyse(struct sim_world *w);
-void sim_ref_play_mode(struct sim_world *w, int pm);
-
-/* the ball crossed the goal line of side between the posts since (px, py) */
+/* ---- what one referee part uses of another ---------------------------------------- */
+/* the ball crossed the goal line of side between the posts since (px, py) (sim_ref_touch.c) */
 int  sim_ref_cross_goal_line(const struct sim_world *w, int side, double px, double py);
-void sim_ref_touch_kick(struct sim_world *w, int idx, double accel);
-void sim_ref_touch_analyse(struct sim_world *w);
-void sim_ref_touch_mode(struct sim_world *w, int pm);
-
-void sim_ref_goalie_kick(struct sim_world *w, int idx);
-void sim_ref_goalie_touch(struct sim_world *w, int idx);
-void sim_ref_goalie_catch(struct sim_world *w, int idx);
-void sim_ref_goalie_punch(struct sim_world *w, int idx);
-void sim_ref_goalie_analyse(struct sim_world *w);
-void sim_ref_goalie_mode(struct sim_world *w, int pm);
-
-/* foul check of a successful tackle: 0 none, 1 foul, 2 yellow, 3 red (random draws) */
+/* foul check of a successful tackle: 0 none, 1 foul, 2 yellow, 3 red (random draws;
+ * sim_ref_foul.c) */
 int  sim_ref_foul_check(struct sim_world *w, int idx, int foul);
-void sim_ref_foul_tackle(struct sim_world *w, int idx, int foul);
-void sim_ref_foul_analyse(struct sim_world *w);
-void sim_ref_foul_mode(struct sim_world *w, int pm);
-void sim_ref_defense_kick(struct sim_world *w, int idx);
-void sim_ref_defense_analyse(struct sim_world *w);
-void sim_ref_defense_mode(struct sim_world *w, int pm);
-
-void sim_ref_penalty_kick(struct sim_world *w, int idx);
-void sim_ref_penalty_tackle(struct sim_world *w, int idx, int foul);
-void sim_ref_penalty_catch(struct sim_world *w, int idx);
-void sim_ref_penalty_analyse(struct sim_world *w);
-void sim_ref_penalty_mode(struct sim_world *w, int pm);
 
 #endif

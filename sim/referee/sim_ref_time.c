@@ -66,7 +66,7 @@ static void extra_time(sim_world_t *w, int normal_time)
     }
 }
 
-void sim_ref_time_analyse(sim_world_t *w)
+static void sim_ref_time_analyse(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode;
@@ -90,7 +90,7 @@ void sim_ref_time_analyse(sim_world_t *w)
 }
 
 /* ---- ball stuck ---------------------------------------------------------------------- */
-void sim_ref_stuck_analyse(sim_world_t *w)
+static void sim_ref_stuck_analyse(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     double area = conf_real(w->conf, SP_ball_stuck_area);
@@ -111,3 +111,13 @@ void sim_ref_stuck_analyse(sim_world_t *w)
     r->stuck_y = w->ball.y;
     r->stuck_count = 0;
 }
+
+const sim_ref_part_t sim_ref_time_part = {
+    .name = "TimeRef",
+    .analyse = sim_ref_time_analyse,
+};
+
+const sim_ref_part_t sim_ref_stuck_part = {
+    .name = "BallStuckRef",
+    .analyse = sim_ref_stuck_analyse,
+};

@@ -290,7 +290,7 @@ void sim_coach_release(sim_world_t *w);
 /* Substitute player idx with type (no rules: trainer and monitors); emits the notice. */
 void sim_coach_substitute(sim_world_t *w, int idx, int type);
 /* The first kick-off: the reference's automatic assignment of heterogeneous types
- * (called by sim_referee_kick_off while time is 0). */
+ * (the referee calls it through its table's first_kick_off, at the kick-off of time 0). */
 void sim_coach_kick_off(sim_world_t *w);
 
 /* ---- sim_step.c ---- */
@@ -328,9 +328,10 @@ void sim_keepaway_mode_change(sim_world_t *w, int pm);
 void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play mode */
 
 /* ---- sim_referee.c (and sim_ref_*.c, sim_ref.h) ---- */
-/* Referee state from the configuration, and w->rules: the hooks the physics calls.
- * After sim_world_init (the process's start and reset, the tests' worlds). */
-void sim_referee_init(sim_world_t *w);
+/* Referee state from the configuration, the referees it runs (table: sim_ref.h) and
+ * w->rules: the hooks the physics calls. After sim_world_init (the process's start and
+ * reset, the tests' worlds). */
+void sim_referee_init(sim_world_t *w, const sim_ref_table_t *table);
 /* Change the play mode (Stadium::changePlayMode): every referee reacts (clearance,
  * timers), then the mode is announced (except goal_l/goal_r). */
 void sim_referee_set_mode(sim_world_t *w, int pm);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "conf.h"
-#include "sim_world.h"
+#include "sim.h"
 
 /* configuration shared by a test process (Criterion runs each test in its own process) */
 static conf_t test_conf;
@@ -17,12 +17,12 @@ static inline void test_conf_set(const char *module, const char *name, const cha
     conf_set(&test_conf, module, name, value, err, sizeof err);
 }
 
-/* a world as the process builds it: the world, then its referee */
+/* a world as the process builds it: the world, then its referee (the process's) */
 static inline void test_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
                              uint64_t seed)
 {
     sim_world_init(w, c, types, seed);
-    sim_referee_init(w);
+    sim_referee_init(w, &sim_step_referees);
 }
 
 /* default configuration; noise_off sets player_rand, ball_rand and kick_rand to 0 */

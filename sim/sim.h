@@ -127,7 +127,9 @@ typedef struct sim {
     sim_runner_t  runner;           /* runner interface (sim_runner.c) */
 } sim_t;
 
-/* set by the signal handler only; the loop acts on it */
+/* ---- sim_stop.c ---- */
+/* set by the signal handler only; the loop, the clock's waits and the children's
+ * restarts act on it */
 extern volatile sig_atomic_t sim_stop_flag;
 
 /* ---- sim_clock.c ---- */
@@ -149,6 +151,10 @@ int      sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active
 /* Wait for the next step: absolute deadline (real time) or (done) of every client
  * (synch mode). */
 void     sim_clock_wait_next(sim_t *s);
+/* Between two steps: if a trainer, online coach or operator sent a command, apply
+ * everything received so far in order (players' commands first, as they were read
+ * before it) and publish the live world. Called by every wait of the clock. */
+void     sim_between_steps(sim_t *s);
 
 /* ---- sim_guard.c ---- */
 /* Take the instance locks of the region name and of every port, and check that each
@@ -276,12 +282,9 @@ void sim_publish_live(sim_world_t *w, shm_region_sh_t *r);
  * the keepaway referee, the coaches' type assignment at the first kick-off. */
 extern const sim_ref_table_t sim_step_referees;
 
-/* ---- sim_turn.c ---- */
-/* One turn: clients, commands, the step (or a reset), the match flow, publish. */
-void sim_turn(sim_t *s);
-/* Between two steps: if a trainer, online coach or operator sent a command, apply
- * everything received so far in order (players' commands first, as they were read
- * before it) and publish the live world. Called by every wait of the clock. */
-void sim_between_steps(sim_t *s);
+/* ---- sim_loop.c ---- */
+/* One turn of the main loop: clients, commands, the step (or a reset), the match flow,
+ * publish. */
+void sim_loop_turn(sim_t *s);
 
 #endif

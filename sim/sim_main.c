@@ -184,7 +184,7 @@ static void sim_run(sim_t *s)
         sim_clock_wait_next(s);
         if (sim_stop_flag || s->proc.fatal || sim_runner_over(s))
             break;
-        sim_turn(s);
+        sim_loop_turn(s);
     }
 }
 

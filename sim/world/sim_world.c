@@ -223,6 +223,16 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl)
     }
 }
 
+void sim_world_sync_teams(sim_world_t *w, const shm_team_sh_t team[2])
+{
+    for (int k = 0; k < 2; k++) {
+        if (!team[k].used)
+            continue;
+        memcpy(w->team[k], team[k].name, SHM_TEAM_NAME_LEN);
+        w->team[k][SHM_TEAM_NAME_LEN - 1] = '\0';
+    }
+}
+
 void sim_world_end_cycle(sim_world_t *w)
 {
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {

@@ -246,6 +246,9 @@ void sim_player_place_off_pitch(sim_player_t *p);
  * a new client's first commands may already be in it (sim_cmd_drain discards what a
  * disabled player's ring holds, so nothing stale survives a cycle). */
 void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl);
+/* The team names from the region's team table (the first player of each side named
+ * its team; a team not there yet keeps its name). */
+void sim_world_sync_teams(sim_world_t *w, const shm_team_sh_t team[2]);
 /* After publishing: clear per-cycle flags (kick flag, collisions). */
 void sim_world_end_cycle(sim_world_t *w);
 /* Deterministic 64-bit digest of the world state (tests, logs). */

@@ -5,7 +5,8 @@
  * team bookkeeping they need (substitutions counted after the first kick-off, how often a
  * type was used, how many players have it), the goalie change, the automatic type
  * assignment at the first kick-off, and the events every gateway turns into notices and
- * replies. Called from sim_ctrl.c (drain) and sim_referee.c (kick-off). */
+ * replies. Called from sim_ctrl.c (drain, substitutions of the trainer and monitors) and
+ * by the referee at the first kick-off (its table's first_kick_off, sim_step.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -300,11 +301,11 @@ void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side)
         sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
 }
 
-void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+int sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     shm_text_t *t = record_text(w, c, side);
     if (!t)
-        return;
+        return 1;
     switch (c->kind) {
     case SHM_CMD_RAW:
         sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
@@ -332,7 +333,7 @@ void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
             sim_world_emit_text(w, SHM_EV_TEAM_GRAPHIC, side, 0, 0, 0.0, t->buf, t->len);
         break;
     default:
-        sim_cmd_control(w, c, side);
-        break;
+        return 0; /* a world command (sim_cmd_control) */
     }
+    return 1;
 }

@@ -280,9 +280,9 @@ int  sim_cmd_pending_now(const shm_region_sh_t *r);
 /* ---- sim_coach.c ---- */
 /* One record from a coach's ring: side 0 the trainer, else the online coach of side.
  * Long texts are assembled; coach-language messages queued; substitutions checked
- * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY;
- * world commands passed to sim_cmd_control. */
-void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+ * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY.
+ * Returns 0 for a world command, which the caller applies (sim_cmd_control). */
+int  sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
 /* One record a coach sent before it left (what follows its (bye) in the ring): only what
  * it sent goes to the text log (its (bye) among them, as the reference logs it); the rest
  * is dropped. */

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim_world.h"
+#include "sim.h"
 #include "playmode.h"
 
 #define COACH_REPLY_MAX 128

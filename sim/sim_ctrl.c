@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim_world.h"
+#include "sim.h"
 #include "geom.h"
 #include "playmode.h"
 #include "shm.h"

@@ -3,6 +3,7 @@
  * slots freed, the play-mode dependent move of the objects (world/sim_move.c), time,
  * referee, stamina (physics.md §3), hear capacity and catch ban; and the referee the
  * process runs (sim_step_referees). Pure: works on a sim_world_t. */
+#include "sim.h"
 #include "sim_phys.h"
 
 /* ---- the step ---------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
  * call, and yellow and red cards. Every mode change goes through sim_referee_set_mode. */
 #include <math.h>
 #include <stdio.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }

@@ -7,7 +7,7 @@
  * (indirect in the offender's penalty area). Illegal defense: too many defenders near
  * their goal line for illegal_defense_duration steps after an opponent's kick. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "geom.h"
 #include "playmode.h"
 

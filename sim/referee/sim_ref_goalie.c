@@ -4,7 +4,7 @@
  * last is a back pass, indirect free kick after 30 steps; a legal catch gives the goalie
  * a free kick. The back-pass memory is the last two kickers; a cycle in which both teams
  * touched the ball clears it. */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int same_team(const sim_world_t *w, int a, int b)

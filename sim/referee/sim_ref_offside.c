@@ -6,7 +6,7 @@
  * The call, the 30-step wait with the offenders kept away from the free-kick point, the
  * free kick for the other side; and the kick-off relocation (forbid_kick_off_offside). */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)

@@ -3,7 +3,7 @@
  * dispatcher (sim_referee.c) hands every mode change, physics hook and analysis to them in
  * this order. The process gives this list to sim_referee_init in its sim_ref_table_t (with
  * the keepaway referee, which the dispatcher calls at its own points). */
-#include "sim_world.h"
+#include "sim_ref.h"
 
 const sim_ref_part_t *const sim_ref_parts[] = {
     &sim_ref_time_part,     /* sim_ref_time.c: halves, extra time, the end */

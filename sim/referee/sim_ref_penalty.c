@@ -7,7 +7,7 @@
  * penalty_foul. pen_nr_kicks each, an early winner when the other cannot catch up, sudden
  * death up to pen_max_extra_kicks each, then a coin toss (pen_random_winner) or a draw. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)

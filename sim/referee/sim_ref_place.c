@@ -4,7 +4,7 @@
  * illegal defense or a foul in the penalty area), the kick-off relocation into the own
  * half, the pitch margin, and the goal-kick clearance of the penalty area. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L   (SIM_REF_PITCH_L / 2.0)

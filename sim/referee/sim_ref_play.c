@@ -4,7 +4,7 @@
  * kicks (opponents out of the area, play_on when the ball leaves it, retaken when an
  * opponent touches it), free kick faults (the taker plays the ball again after dashing)
  * with their 30-step wait, and the pitch margin for everybody. */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }

@@ -4,7 +4,7 @@
  * hand-over to the penalty shoot-out; a ball that stays within ball_stuck_area for
  * drop_ball_time steps of play_on is dropped. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }

@@ -5,7 +5,7 @@
  * last toucher (the largest acceleration among the kicks of one cycle). */
 #include <math.h>
 #include <stdio.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)

@@ -3,7 +3,7 @@
  * modes, goal kicks, the stoppages the referee waits out), ball and player sizes, whether
  * a player can kick the ball, and a state flag raised on a player. Pure: works on a
  * sim_world_t and calls nothing of the referee's. */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }

@@ -10,7 +10,7 @@
  * someone says so. */
 #include <math.h>
 #include <string.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }

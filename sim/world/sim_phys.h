@@ -2,7 +2,7 @@
  * sim_cmd.c, sim_kick.c, sim_dash.c, and the step, sim/sim_step.c): the reference's
  * arithmetic conventions (degree conversion by a constant factor, EPS, how a uniform draw
  * on an empty range behaves), the play-mode sets of the physics and per-player rates
- * (sim_phys.c). Private to sim/. */
+ * (sim_phys.c). For sim/world/ and the step (sim/sim_step.c) only. */
 #ifndef RCSS_SIM_PHYS_H
 #define RCSS_SIM_PHYS_H
 

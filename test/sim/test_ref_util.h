@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "playmode.h"
+#include "sim_ref.h"
 #include "test_sim_util.h"
 
 static char ref_log[8192];

@@ -4,8 +4,8 @@
  * a new position for both objects (about their midpoint, or in modes other than play_on
  * only the player pushed off the ball); an object takes the mean of its proposals.
  * Afterwards every object that collided bounces back: v *= -0.1. A ball contact is told
- * to the referee (its on_collide hook, w->rules). Called after each integration (sim_move.c),
- * legal move, trainer or monitor move and successful catch. */
+ * to the referee (its on_collide hook, w->rules). Called after each integration
+ * (sim_move.c), legal move, trainer or monitor move and successful catch. */
 #include <math.h>
 #include <string.h>
 #include "sim_phys.h"

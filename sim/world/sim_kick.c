@@ -4,8 +4,8 @@
  * client's version, foul exponent, freeze), goalie catch (rectangle with the type's
  * stretch, probability zone, ban, the goalie stepping to the ball, the punch of a
  * probabilistic miss). Accelerations are added to the ball's (several kicks in a cycle
- * add up) and applied at the step. The referee hears of each outcome through the
- * hooks of w->rules (sim_world.h); the physics never changes the play mode itself. Draws come
+ * add up) and applied at the step. The referee hears of each outcome through the hooks
+ * of w->rules (sim_world.h); the physics never changes the play mode itself. Draws come
  * from w->rng_act. Called by sim_cmd.c. */
 #include <math.h>
 #include "sim_phys.h"

@@ -36,7 +36,11 @@ endif
 
 COMMON_SRC := $(wildcard common/*.c)
 SHM_SRC    := $(wildcard shm/*.c)
-SIM_SRC    := $(filter-out sim/sim_main.c, $(wildcard sim/*.c))
+# the rcssserver process in layers (sim/README.md): sim/ the process, sim/referee/ the
+# referee, sim/world/ the world and its physics (sim/3d/ is the 3D server, below)
+SIM_DIRS   := sim sim/referee sim/world
+SIM_SRC    := $(filter-out sim/sim_main.c, $(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
+SIM_INC    := $(addprefix -I,$(SIM_DIRS))
 NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
 # monitorgw/: one folder per program (gateway, recorder, logplayer) over the shared
 # layers (proto: the monitor encoders, rcg: the game log both ways, web: the page and its
@@ -141,13 +145,16 @@ $(PROGS):
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the sim's layers include each other's headers
+$(BUILD)/obj/sim/sim_%.o $(BUILD)/obj/sim/referee/%.o $(BUILD)/obj/sim/world/%.o: \
+    CFLAGS += $(SIM_INC)
 # tests may include their module's private headers
 $(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += $(MGW_INC)
-$(BUILD)/obj/test/sim/%.o: CFLAGS += -Isim
+$(BUILD)/obj/test/sim/%.o: CFLAGS += $(SIM_INC)
 $(BUILD)/obj/test/e2e/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/clients/demoteam
-$(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw $(MGW_INC) -Isim
+$(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw $(MGW_INC) $(SIM_INC)
 
 # a unit test binary links its directory's library (if any) plus shm and common
 testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))

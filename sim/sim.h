@@ -1,6 +1,8 @@
-/* sim.h -- the rcssserver process: configuration, region, world, gateway children and
- * clock in one context (sim_t) that sim_main.c builds and runs. The world itself and its
- * pure functions are in sim_world.h. */
+/* sim.h -- the rcssserver process, the top of sim/: configuration, region, world, gateway
+ * children and clock in one context (sim_t) that sim_main.c builds and runs, and what the
+ * process does with the world each turn (commands of coaches, trainer and monitors, the
+ * step, publishing, resets, the runner interface). The world and its physics are in
+ * world/sim_world.h, the referee in referee/sim_referee.h. */
 #ifndef RCSS_SIM_H
 #define RCSS_SIM_H
 
@@ -12,6 +14,7 @@
 #include <time.h>
 #include "conf.h"
 #include "shm.h"
+#include "sim_referee.h"
 #include "sim_world.h"
 #include "tgrid.h"
 
@@ -127,7 +130,9 @@ typedef struct sim {
     sim_runner_t  runner;           /* runner interface (sim_runner.c) */
 } sim_t;
 
-/* set by the signal handler only; the loop acts on it */
+/* ---- sim_stop.c ---- */
+/* set by the signal handler only; the loop, the clock's waits and the children's
+ * restarts act on it */
 extern volatile sig_atomic_t sim_stop_flag;
 
 /* ---- sim_clock.c ---- */
@@ -149,6 +154,10 @@ int      sim_clock_all_done(const shm_region_sh_t *r, uint64_t step, int *active
 /* Wait for the next step: absolute deadline (real time) or (done) of every client
  * (synch mode). */
 void     sim_clock_wait_next(sim_t *s);
+/* Between two steps: if a trainer, online coach or operator sent a command, apply
+ * everything received so far in order (players' commands first, as they were read
+ * before it) and publish the live world. Called by every wait of the clock. */
+void     sim_between_steps(sim_t *s);
 
 /* ---- sim_guard.c ---- */
 /* Take the instance locks of the region name and of every port, and check that each
@@ -255,6 +264,10 @@ struct json_t *sim_resjson_build(const sim_t *s);
 int  sim_resjson_write(const sim_t *s, struct json_t *res, char *path, size_t len);
 
 /* ---- sim_reset.c ---- */
+/* The world back to its start (sim_reset.c): what sim_world_init gives for the same
+ * configuration, types and seed, with the events sink, team names and the connected
+ * players of cl (enabled as when they joined) kept, and the episode counted. */
+void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl);
 /* A trainer/operator (reset) was applied this turn: the world back to its start (clock,
  * score, positions, stamina, the original seed), connected players on the field again,
  * a new episode; the process state that follows the world too. */
@@ -262,6 +275,9 @@ int  sim_reset_pending(const sim_t *s);
 void sim_reset(sim_t *s);
 
 /* ---- sim_publish.c ---- */
+/* Fill a snapshot's world fields from w (and the view fields from the client table cl,
+ * may be NULL). Does not touch seq/step/publish_ns/event_head. */
+void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snapshot_sh_t *s);
 /* Event sink for the world: appends to the region's event ring (ctx = region). */
 void sim_publish_emit(void *ctx, const shm_event_sh_t *ev);
 /* Publish the world as the next snapshot (due at grid_ns, timer poll `poll`) and wake
@@ -271,12 +287,49 @@ void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t p
  * applied at once changed, the events they released) and wake everyone. */
 void sim_publish_live(sim_world_t *w, shm_region_sh_t *r);
 
-/* ---- sim_turn.c ---- */
-/* One turn: clients, commands, the step (or a reset), the match flow, publish. */
-void sim_turn(sim_t *s);
-/* Between two steps: if a trainer, online coach or operator sent a command, apply
- * everything received so far in order (players' commands first, as they were read
- * before it) and publish the live world. Called by every wait of the clock. */
-void sim_between_steps(sim_t *s);
+/* ---- sim_step.c ---- */
+/* One simulation step (docs/protocol/physics.md §1): the physics, time, the referee. */
+void sim_step(sim_world_t *w);
+/* The referee the process runs (sim_referee_init's table): rcssserver 19's referees,
+ * the keepaway referee, the coaches' type assignment at the first kick-off. */
+extern const sim_ref_table_t sim_step_referees;
+
+/* ---- sim_ctrl.c ---- */
+/* Apply one control record (monitor/trainer); side is the online coach's side for
+ * records from a coach ring (0 trainer/monitor). */
+void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* Drain every player's command ring (a disabled player's records are dropped), the
+ * coach/trainer rings and every gateway's control ring of region r, applying the
+ * records in order; each coach or control record applied is acknowledged with an
+ * SHM_EV_ACK event (its producer answers after it). Then, at a step (step = 1), the
+ * coach-language messages that are due are released. Returns records applied. */
+int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step);
+/* 1 if a coach ring or a control ring holds a record, or a gateway asked for the
+ * players' rings (hdr.players_now): something to apply at once. */
+int  sim_cmd_pending_now(const shm_region_sh_t *r);
+
+/* ---- sim_coach.c ---- */
+/* One record from a coach's ring: side 0 the trainer, else the online coach of side.
+ * Long texts are assembled; coach-language messages queued; substitutions checked
+ * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY.
+ * Returns 0 for a world command, which the caller applies (sim_cmd_control). */
+int  sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* One record a coach sent before it left (what follows its (bye) in the ring): only what
+ * it sent goes to the text log (its (bye) among them, as the reference logs it); the rest
+ * is dropped. */
+void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side);
+/* Release the queued coach-language messages that are due (every step, after the
+ * commands were drained). */
+void sim_coach_release(sim_world_t *w);
+/* Substitute player idx with type (no rules: trainer and monitors); emits the notice. */
+void sim_coach_substitute(sim_world_t *w, int idx, int type);
+/* The first kick-off: the reference's automatic assignment of heterogeneous types
+ * (the referee calls it through its table's first_kick_off, at the kick-off of time 0). */
+void sim_coach_kick_off(sim_world_t *w);
+
+/* ---- sim_loop.c ---- */
+/* One turn of the main loop: clients, commands, the step (or a reset), the match flow,
+ * publish. */
+void sim_loop_turn(sim_t *s);
 
 #endif

@@ -14,9 +14,22 @@
 #include "sim.h"
 #include "log.h"
 
-volatile sig_atomic_t sim_stop_flag = 0;
-
 #define POLL_NS ((int64_t)TGRID_POLL_MS * 1000000LL)
+
+/* what every wait does while it waits: the commands that take effect at once (a trainer's,
+ * an online coach's, an operator's) with everything received before them, then the live
+ * world published */
+void sim_between_steps(sim_t *s)
+{
+    shm_region_sh_t *r = s->shm.r;
+    if (!sim_cmd_pending_now(r))
+        return;
+    atomic_store_explicit(&r->hdr.players_now, 0, memory_order_relaxed);
+    sim_world_sync_clients(&s->world, r->client);
+    sim_world_sync_teams(&s->world, r->team);
+    sim_cmd_drain(&s->world, r, 0);
+    sim_publish_live(&s->world, r);
+}
 
 int64_t sim_clock_due(int64_t grid0_ns, uint64_t poll)
 {

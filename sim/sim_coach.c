@@ -5,12 +5,13 @@
  * team bookkeeping they need (substitutions counted after the first kick-off, how often a
  * type was used, how many players have it), the goalie change, the automatic type
  * assignment at the first kick-off, and the events every gateway turns into notices and
- * replies. Called from sim_ctrl.c (drain) and sim_referee.c (kick-off). */
+ * replies. Called from sim_ctrl.c (drain, substitutions of the trainer and monitors) and
+ * by the referee at the first kick-off (its table's first_kick_off, sim_step.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim_world.h"
+#include "sim.h"
 #include "playmode.h"
 
 #define COACH_REPLY_MAX 128
@@ -18,18 +19,6 @@
 static int team_of(int side)
 {
     return side == SHM_SIDE_RIGHT ? 1 : 0;
-}
-
-void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
-                         const char *text, size_t len)
-{
-    const size_t part = SHM_EVENT_TEXT_LEN - 1;
-    while (len > part) {
-        sim_world_emit(w, SHM_EV_CONT, side, unum, x, 0.0, arg, text, part);
-        text += part;
-        len -= part;
-    }
-    sim_world_emit(w, kind, side, unum, x, 0.0, arg, text, len);
 }
 
 static void reply(sim_world_t *w, int side, const char *fmt, ...)
@@ -281,7 +270,7 @@ void sim_coach_release(sim_world_t *w)
             const sim_clang_msg_t *m = &co->q[k][n];
             if (w->play_mode == PM_PLAY_ON && w->time - m->recv_time < delay)
                 break;
-            sim_coach_emit_text(w, SHM_EV_CLANG, k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0,
+            sim_world_emit_text(w, SHM_EV_CLANG, k == 0 ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0,
                                 (int)m->span, (double)m->recv_time, co->pool[k] + off, m->len);
             off += m->len;
             n++;
@@ -309,24 +298,24 @@ void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     shm_text_t *t = record_text(w, c, side);
     if (t && c->kind == SHM_CMD_RAW)
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
 }
 
-void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
+int sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
 {
     shm_text_t *t = record_text(w, c, side);
     if (!t)
-        return;
+        return 1;
     switch (c->kind) {
     case SHM_CMD_RAW:
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, side, 0, 0, 0.0, t->buf, t->len);
         break;
     case SHM_CMD_CLANG:
         if (side != 0)
             clang_queue(w, c, side, t->buf, t->len);
         break;
     case SHM_CMD_COACH_SAY:
-        sim_coach_emit_text(w, side ? SHM_EV_COACH_SAY : SHM_EV_TRAINER_SAY, side, 0, 0, 0.0,
+        sim_world_emit_text(w, side ? SHM_EV_COACH_SAY : SHM_EV_TRAINER_SAY, side, 0, 0, 0.0,
                             t->buf, t->len);
         break;
     case SHM_CMD_CHANGE_TYPE:
@@ -341,10 +330,10 @@ void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side)
         break;
     case SHM_CMD_TEAM_GRAPHIC:
         if (side != 0)
-            sim_coach_emit_text(w, SHM_EV_TEAM_GRAPHIC, side, 0, 0, 0.0, t->buf, t->len);
+            sim_world_emit_text(w, SHM_EV_TEAM_GRAPHIC, side, 0, 0, 0.0, t->buf, t->len);
         break;
     default:
-        sim_cmd_control(w, c, side);
-        break;
+        return 0; /* a world command (sim_cmd_control) */
     }
+    return 1;
 }

@@ -2,13 +2,14 @@
  * online-coach commands) and sim_cmd_drain(), which pops every shm command ring at each
  * step and whenever a coach or control record waits between steps: players' rings
  * first (index order), then coaches and trainer (through sim_coach.c, which also
- * releases the coach-language messages that are due, at steps only), then the
- * gateways' control rings, each coach and control record acknowledged. Player commands
- * themselves are applied by sim_cmd.c. */
+ * releases the coach-language messages that are due, at steps only; the world commands
+ * among their records are applied here), then the gateways' control rings, each coach
+ * and control record acknowledged. Player commands themselves are applied by
+ * world/sim_cmd.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim_world.h"
+#include "sim.h"
 #include "geom.h"
 #include "playmode.h"
 #include "shm.h"
@@ -216,10 +217,12 @@ static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
     shm_cmd_sh_t c;
     int n = 0;
     while (n < SHM_CMD_SLOTS && shm_cmd_pop(q, &c) == 0) {
-        if (atomic_load_explicit(&e->state, memory_order_acquire) == CLIENT_ST_ACTIVE)
-            sim_coach_record(w, &c, side);
-        else
+        if (atomic_load_explicit(&e->state, memory_order_acquire) == CLIENT_ST_ACTIVE) {
+            if (!sim_coach_record(w, &c, side))
+                sim_cmd_control(w, &c, side);
+        } else {
             sim_coach_record_gone(w, &c, side);
+        }
         ack(w, &c, 0, ci, atomic_load_explicit(&q->tail, memory_order_relaxed));
         n++;
     }

@@ -225,7 +225,7 @@ void sim_events_emit(sim_t *s, const char *name, json_t *obj)
         if (text) {
             size_t n = strlen(text);
             if (r) /* the gateways' copy, in parts when longer than one event */
-                sim_coach_emit_text(&s->world, SHM_EV_RUNNER, 0, 0, 0, 0.0, text, n);
+                sim_world_emit_text(&s->world, SHM_EV_RUNNER, 0, 0, 0, 0.0, text, n);
             text[n] = '\n';
             sink_line(&s->runner.sink, text, n + 1);
             free(text);

@@ -123,6 +123,7 @@ static int sim_region(sim_t *s)
                  (int)s->shm.reclaimed_pid);
     fill_region(s);
     sim_world_init(&s->world, &s->conf, &s->shm.r->ptypes, s->seed);
+    sim_referee_init(&s->world, &sim_step_referees);
     printf("wind factor: rand: %f, vector: (%f, %f)\n", s->world.wind_rand, s->world.wind_x,
            s->world.wind_y);
     fflush(stdout);
@@ -183,7 +184,7 @@ static void sim_run(sim_t *s)
         sim_clock_wait_next(s);
         if (sim_stop_flag || s->proc.fatal || sim_runner_over(s))
             break;
-        sim_turn(s);
+        sim_loop_turn(s);
     }
 }
 

@@ -18,11 +18,13 @@ void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl)
     shm_ptypes_sh_t types = w->types;
     uint64_t seed = w->seed;
     uint32_t episode = w->episode + 1;
+    const sim_ref_table_t *referees = w->ref.table;
     sim_emit_fn emit = w->emit;
     void *ctx = w->emit_ctx;
     char team[2][SHM_TEAM_NAME_LEN];
     memcpy(team, w->team, sizeof team);
     sim_world_init(w, c, &types, seed);
+    sim_referee_init(w, referees);
     w->emit = emit;
     w->emit_ctx = ctx;
     w->episode = episode;

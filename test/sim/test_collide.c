@@ -236,7 +236,7 @@ Test(wind, pushes_by_speed_and_reverses_at_half_time, .timeout = 10)
     test_conf.num[SP_wind_force] = 100.0;
     test_conf.num[SP_wind_dir] = 90.0;
     test_conf.num[SP_wind_rand] = 1e-9;
-    sim_world_init(&w, &test_conf, NULL, 1);
+    test_init(&w, &test_conf, NULL, 1);
     w.play_mode = PM_PLAY_ON;
     w.ball.vx = 1.0;
     sim_step(&w);
@@ -250,7 +250,7 @@ Test(wind, pushes_by_speed_and_reverses_at_half_time, .timeout = 10)
     cr_expect_float_eq(w.ball.y, -0.05, EPS);
     /* no random part, no wind at all (as the reference) */
     test_conf.num[SP_wind_rand] = 0.0;
-    sim_world_init(&w, &test_conf, NULL, 1);
+    test_init(&w, &test_conf, NULL, 1);
     w.play_mode = PM_PLAY_ON;
     w.ball.vx = 1.0;
     sim_step(&w);
@@ -263,11 +263,11 @@ Test(wind, none_and_random, .timeout = 10)
     test_conf.num[SP_wind_force] = 100.0;
     test_conf.num[SP_wind_rand] = 0.3;
     test_conf.num[SP_wind_none] = 1;
-    sim_world_init(&w, &test_conf, NULL, 1);
+    test_init(&w, &test_conf, NULL, 1);
     cr_expect(w.wind_x == 0.0 && w.wind_y == 0.0 && w.wind_rand == 0.0);
     test_conf.num[SP_wind_none] = 0;
     test_conf.num[SP_wind_random] = 1;
-    sim_world_init(&w, &test_conf, NULL, 1);
+    test_init(&w, &test_conf, NULL, 1);
     double f = hypot(w.wind_x, w.wind_y);
     cr_expect(f >= 0.0 && f <= 100.0 && w.wind_rand >= 0.0 && w.wind_rand <= 0.5);
 }

@@ -34,7 +34,7 @@ Test(physics, dash_accel_by_direction, .timeout = 10)
         test_world(&w, 1, 1);
         sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 30.0);
         test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_DASH, 100.0, dirs[k]);
-        sim_step_apply_dash(&w, p);
+        sim_dash_apply(&w, p);
         double a = 1.0 * 100.0 * rates[k] * 0.006;
         cr_expect_float_eq(p->ax, a * cos((30.0 + dirs[k]) * D2R), EPS, "dir %g", dirs[k]);
         cr_expect_float_eq(p->ay, a * sin((30.0 + dirs[k]) * D2R), EPS);
@@ -61,7 +61,7 @@ Test(physics, negative_dash_power_clamps_to_zero, .timeout = 10)
     test_world(&w, 1, 1);
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_DASH, -100.0, 0.0);
-    sim_step_apply_dash(&w, p);
+    sim_dash_apply(&w, p);
     cr_expect_float_eq(p->ax, 0.0, EPS);
     cr_expect_float_eq(p->sh.stamina, 8000.0, EPS);
     cr_expect_eq(p->sh.count[SHM_CNT_DASH], 1, "count still +1");
@@ -84,7 +84,7 @@ Test(physics, one_right_leg_is_half_and_does_not_turn, .timeout = 10)
     test_world(&w, 1, 1);
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     leg_dash(SHM_SIDE_LEFT, 1, 2u, 0.0, 0.0, 100.0, 0.0);
-    sim_step_apply_dash(&w, p);
+    sim_dash_apply(&w, p);
     cr_expect_float_eq(p->ax, 0.3, EPS);
     cr_expect_float_eq(p->sh.stamina, 8000.0 - 50.0, EPS);
     cr_expect_float_eq(p->body_next, 0.0, EPS, "rotation is evaluated only for the left leg");
@@ -109,7 +109,7 @@ Test(physics, bipedal_dash, .timeout = 10)
     test_world(&w, 1, 1);
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     leg_dash(SHM_SIDE_LEFT, 1, 3u, 100.0, 0.0, 50.0, 0.0);
-    sim_step_apply_dash(&w, p);
+    sim_dash_apply(&w, p);
     cr_expect_float_eq(p->ax, 0.45, EPS);
     cr_expect_float_eq(p->body_next, 0.5, EPS);
     cr_expect_float_eq(p->sh.stamina, 8000.0 - 75.0, EPS);
@@ -118,7 +118,7 @@ Test(physics, bipedal_dash, .timeout = 10)
     p->sh.body = 0.0;
     p->sh.vx = p->sh.vy = 0.0;
     p->ax = p->ay = 0.0;
-    sim_step_apply_dash(&w, p);
+    sim_dash_apply(&w, p);
     cr_expect_float_eq(p->ax, 0.3, EPS);
     cr_expect_float_eq(p->ay, 0.12, EPS);
     cr_expect_float_eq(p->body_next, 0.6 / 0.6, EPS, "a_r has nothing along the body");
@@ -152,7 +152,7 @@ Test(physics, dash_capped_by_stamina_plus_extra, .timeout = 10)
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     p->sh.stamina = 10.0;
     test_apply(&w, SHM_SIDE_LEFT, 1, SHM_CMD_DASH, 100.0, 0.0);
-    sim_step_apply_dash(&w, p);
+    sim_dash_apply(&w, p);
     cr_expect_float_eq(p->sh.stamina, 0.0, EPS);
     cr_expect_float_eq(p->ax, 0.405, EPS);
     cr_expect_float_eq(p->body_next, -0.15, EPS);
@@ -338,37 +338,37 @@ Test(physics, stamina_rules, .timeout = 10)
     test_world(&w, 1, 1);
     sim_player_t *p = test_player(&w, SHM_SIDE_LEFT, 1, -10.0, 10.0, 0.0);
     p->sh.stamina = 2000.0; /* below both 0.3 thresholds */
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.recovery, 0.998, EPS);
     cr_expect_float_eq(p->sh.effort, 0.995, EPS);
     cr_expect_float_eq(p->sh.stamina, 2000.0 + 0.998 * 45.0, EPS);
     p->sh.stamina = 6000.0; /* above effort_inc_thr: effort recovers */
     p->sh.effort = 0.9;
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.effort, 0.91, EPS);
     p->sh.effort = 0.995;
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.effort, 1.0, EPS, "capped at effort_max");
     p->sh.stamina = 7990.0; /* capped at stamina_max */
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.stamina, 8000.0, EPS);
     p->sh.recovery = 0.5005;
     p->sh.effort = 0.601;
     p->sh.stamina = 100.0;
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.recovery, 0.5, EPS, "floored at recover_min");
     cr_expect_float_eq(p->sh.effort, 0.6, EPS, "floored at effort_min");
     p->sh.effort = 0.6;
     p->sh.stamina = 7000.0;
     p->sh.recovery = 1.0;
     p->sh.capacity = 10.0; /* capacity limits recovery */
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.stamina, 7010.0, EPS);
     cr_expect_float_eq(p->sh.capacity, 0.0, EPS);
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.stamina, 7010.0, EPS, "empty capacity: no recovery");
     test_conf.num[SP_stamina_capacity] = -1.0; /* unlimited */
-    sim_step_stamina(&w, p);
+    sim_stamina_step(&w, p);
     cr_expect_float_eq(p->sh.stamina, 7055.0, EPS);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "playmode.h"
+#include "sim_ref.h"
 #include "test_sim_util.h"
 
 static char ref_log[8192];
@@ -27,7 +28,7 @@ static inline void ref_world(sim_world_t *w, const char *const *sets)
     test_world(w, 1, 7);
     for (int i = 0; sets && sets[i]; i += 3)
         test_conf_set(sets[i], sets[i + 1], sets[i + 2]);
-    sim_world_init(w, &test_conf, NULL, 7);
+    test_init(w, &test_conf, NULL, 7);
     strcpy(w->team[0], "L");
     strcpy(w->team[1], "R");
     ref_log[0] = '\0';

@@ -62,7 +62,7 @@ Test(reset, back_to_the_start)
     sim_world_reset(&w, cl);
 
     conf_t c = test_conf; /* test_world resets test_conf: same values */
-    sim_world_init(&fresh, &c, &w.types, 4242);
+    test_init(&fresh, &c, &w.types, 4242);
     fresh.conf = w.conf;
     sim_world_sync_clients(&fresh, cl);
     cr_expect_eq(sim_world_digest(&w), sim_world_digest(&fresh));
@@ -109,7 +109,7 @@ Test(reset, start_goals)
     test_world(&w, 1, 5);
     test_conf_set("server", "start_goal_l", "2");
     test_conf_set("server", "start_goal_r", "1");
-    sim_world_init(&w, &test_conf, NULL, 5);
+    test_init(&w, &test_conf, NULL, 5);
     cr_expect(w.score[0] == 2 && w.score[1] == 1, "%d %d", w.score[0], w.score[1]);
     sim_world_sync_clients(&w, cl);
     w.score[1]++;

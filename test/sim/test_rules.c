@@ -115,7 +115,7 @@ Test(rules, half_time_and_time_up, .timeout = 10)
 {
     test_world(&w, 1, 1);
     test_conf_set("server", "half_time", "2"); /* 20 cycles */
-    sim_world_init(&w, &test_conf, NULL, 1);
+    test_init(&w, &test_conf, NULL, 1);
     referee_log[0] = '\0';
     w.emit = capture;
     strcpy(w.team[0], "A"); /* both teams there, and not level: time_up at the end */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "conf.h"
-#include "sim_world.h"
+#include "sim.h"
 
 /* configuration shared by a test process (Criterion runs each test in its own process) */
 static conf_t test_conf;
@@ -15,6 +15,14 @@ static inline void test_conf_set(const char *module, const char *name, const cha
 {
     char err[CONF_ERR_LEN];
     conf_set(&test_conf, module, name, value, err, sizeof err);
+}
+
+/* a world as the process builds it: the world, then its referee (the process's) */
+static inline void test_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
+                             uint64_t seed)
+{
+    sim_world_init(w, c, types, seed);
+    sim_referee_init(w, &sim_step_referees);
 }
 
 /* default configuration; noise_off sets player_rand, ball_rand and kick_rand to 0 */
@@ -26,7 +34,7 @@ static inline void test_world(sim_world_t *w, int noise_off, uint64_t seed)
         test_conf.num[SP_ball_rand] = 0.0;
         test_conf.num[SP_kick_rand] = 0.0;
     }
-    sim_world_init(w, &test_conf, NULL, seed);
+    test_init(w, &test_conf, NULL, seed);
 }
 
 /* enable player (side, unum) at (x, y) with the given body angle (deg) */

@@ -1,7 +1,8 @@
-/* sim_phys.h -- helpers shared by the physics files of the sim (sim_step.c, sim_move.c,
- * sim_collide.c, sim_cmd.c, sim_kick.c): the reference's arithmetic conventions
- * (degree conversion by a constant factor, EPS, how a uniform draw on an empty range
- * behaves), the play-mode sets of the physics, per-player rates. Private to sim/. */
+/* sim_phys.h -- helpers shared by the physics files of the sim (sim_move.c, sim_collide.c,
+ * sim_cmd.c, sim_kick.c, sim_dash.c, and the step, sim/sim_step.c): the reference's
+ * arithmetic conventions (degree conversion by a constant factor, EPS, how a uniform draw
+ * on an empty range behaves), the play-mode sets of the physics and per-player rates
+ * (sim_phys.c). For sim/world/ and the step (sim/sim_step.c) only. */
 #ifndef RCSS_SIM_PHYS_H
 #define RCSS_SIM_PHYS_H
 
@@ -51,6 +52,7 @@ static inline int sim_bernoulli(rng_t *r, double p)
     return rng_unit(r) < p;
 }
 
+/* ---- sim_phys.c ---- */
 /* The modes in which a kick has no effect (and a tackle, apart from catch_fault), and
  * the stoppages in which objects move but time stands (docs/protocol/player.md §10;
  * docs/protocol/physics.md §1). */

@@ -1,24 +1,11 @@
-/* sim_turn.c -- what the sim does between two waits of its clock: a turn (clients,
- * commands, the step or a reset, the lines the reference prints, publish) and, between
- * steps, the commands that take effect at once (trainer, online coach, operators),
- * applied with everything received before them and published as the live world. */
+/* sim_loop.c -- one turn of the process's main loop (sim_main.c), after each wait of its
+ * clock: the clients, the commands, the step or a reset, the match flow (team commands,
+ * auto mode, the lines the reference prints), publish. What happens while the clock
+ * waits is in sim_clock.c (sim_between_steps). */
 #include <stdio.h>
-#include <string.h>
 #include "sim.h"
 #include "log.h"
 #include "playmode.h"
-
-/* team names come from the gateways (first player of each side) */
-static void copy_teams(sim_t *s)
-{
-    shm_region_sh_t *r = s->shm.r;
-    for (int k = 0; k < 2; k++) {
-        if (!r->team[k].used)
-            continue;
-        memcpy(s->world.team[k], r->team[k].name, SHM_TEAM_NAME_LEN);
-        s->world.team[k][SHM_TEAM_NAME_LEN - 1] = '\0';
-    }
-}
 
 static int connected_players(const shm_region_sh_t *r)
 {
@@ -70,20 +57,8 @@ static void sim_match_flow(sim_t *s)
     fflush(stdout);
 }
 
-void sim_between_steps(sim_t *s)
-{
-    shm_region_sh_t *r = s->shm.r;
-    if (!sim_cmd_pending_now(r))
-        return;
-    atomic_store_explicit(&r->hdr.players_now, 0, memory_order_relaxed);
-    sim_world_sync_clients(&s->world, r->client);
-    copy_teams(s);
-    sim_cmd_drain(&s->world, r, 0);
-    sim_publish_live(&s->world, r);
-}
-
 /* one cycle: clients, commands, step (or a reset), publish */
-void sim_turn(sim_t *s)
+void sim_loop_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
     int pm = s->world.play_mode;
@@ -92,7 +67,7 @@ void sim_turn(sim_t *s)
     sim_proc_wait_monitors(&s->proc, r); /* every frame to every monitor */
     int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
-    copy_teams(s);
+    sim_world_sync_teams(&s->world, r->team);
     sim_cmd_drain(&s->world, r, 1);
     if (sim_reset_pending(s)) {
         sim_reset(s);

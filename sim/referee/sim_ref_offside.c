@@ -6,7 +6,7 @@
  * The call, the 30-step wait with the offenders kept away from the free-kick point, the
  * free kick for the other side; and the kick-off relocation (forbid_kick_off_offside). */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)
@@ -109,7 +109,7 @@ static int find_candidate(const sim_ref_t *r, int idx)
 
 /* OffsideRef::setOffsideMark: a kick, a tackle (accel: what it gave the ball) or a
  * ball contact (accel 0) by idx */
-void sim_ref_offside_kick(sim_world_t *w, int idx, double accel)
+static void sim_ref_offside_kick(sim_world_t *w, int idx, double accel)
 {
     sim_ref_t *r = &w->ref;
     if (!use_offside(w))
@@ -143,7 +143,7 @@ void sim_ref_offside_kick(sim_world_t *w, int idx, double accel)
 }
 
 /* a failed kick or tackle by a candidate close to the ball */
-void sim_ref_offside_failed(sim_world_t *w, int idx)
+static void sim_ref_offside_failed(sim_world_t *w, int idx)
 {
     sim_ref_t *r = &w->ref;
     if (!use_offside(w))
@@ -197,7 +197,7 @@ static void offside_wait(sim_world_t *w, int side)
         sim_referee_set_mode(w, side == SHM_SIDE_LEFT ? PM_FREE_KICK_R : PM_FREE_KICK_L);
 }
 
-void sim_ref_offside_analyse(sim_world_t *w)
+static void sim_ref_offside_analyse(sim_world_t *w)
 {
     int pm = w->play_mode;
     if (!use_offside(w) || sim_ref_is_penalty(pm))
@@ -215,8 +215,23 @@ void sim_ref_offside_analyse(sim_world_t *w)
         w->ref.ncand = 0;
 }
 
-void sim_ref_offside_mode(sim_world_t *w, int pm)
+static void sim_ref_offside_mode(sim_world_t *w, int pm)
 {
     if (pm != PM_PLAY_ON)
         w->ref.ncand = 0;
 }
+
+/* a ball contact: a kick that gave the ball nothing */
+static void sim_ref_offside_touch(sim_world_t *w, int idx)
+{
+    sim_ref_offside_kick(w, idx, 0.0);
+}
+
+const sim_ref_part_t sim_ref_offside_part = {
+    .name = "OffsideRef",
+    .kick = sim_ref_offside_kick,
+    .failed = sim_ref_offside_failed,
+    .touch = sim_ref_offside_touch,
+    .analyse = sim_ref_offside_analyse,
+    .mode = sim_ref_offside_mode,
+};

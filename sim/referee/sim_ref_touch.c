@@ -5,7 +5,7 @@
  * last toucher (the largest acceleration among the kicks of one cycle). */
 #include <math.h>
 #include <stdio.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)
@@ -143,14 +143,14 @@ static void analyse_impl(sim_world_t *w)
         ball_out(w);
 }
 
-void sim_ref_touch_analyse(sim_world_t *w)
+static void sim_ref_touch_analyse(sim_world_t *w)
 {
     analyse_impl(w);
     w->ref.prev_bx = w->ball.x;
     w->ref.prev_by = w->ball.y;
 }
 
-void sim_ref_touch_kick(sim_world_t *w, int idx, double accel)
+static void sim_ref_touch_kick(sim_world_t *w, int idx, double accel)
 {
     sim_ref_t *r = &w->ref;
     if (fabs(w->ball.x) > HALF_L + cr(w, SP_ball_size))
@@ -171,7 +171,7 @@ void sim_ref_touch_kick(sim_world_t *w, int idx, double accel)
     }
 }
 
-void sim_ref_touch_mode(sim_world_t *w, int pm)
+static void sim_ref_touch_mode(sim_world_t *w, int pm)
 {
     sim_ref_t *r = &w->ref;
     if (pm != PM_PLAY_ON)
@@ -184,3 +184,17 @@ void sim_ref_touch_mode(sim_world_t *w, int pm)
         r->indirect = 0;
     }
 }
+
+/* a ball contact: a kick that gave the ball nothing */
+static void sim_ref_touch_touch(sim_world_t *w, int idx)
+{
+    sim_ref_touch_kick(w, idx, 0.0);
+}
+
+const sim_ref_part_t sim_ref_touch_part = {
+    .name = "TouchRef",
+    .kick = sim_ref_touch_kick,
+    .touch = sim_ref_touch_touch,
+    .analyse = sim_ref_touch_analyse,
+    .mode = sim_ref_touch_mode,
+};

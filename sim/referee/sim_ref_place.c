@@ -4,7 +4,7 @@
  * illegal defense or a foul in the penalty area), the kick-off relocation into the own
  * half, the pitch margin, and the goal-kick clearance of the penalty area. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L   (SIM_REF_PITCH_L / 2.0)
@@ -201,7 +201,7 @@ void sim_ref_clear_from_ball(sim_world_t *w, int side)
     for (int loop = 0; loop < 10; loop++) {
         if (!clear_pass(w, &c, side))
             break;
-        sim_step_collisions(w);
+        sim_collide(w);
         c.bx = w->ball.x; /* the circle follows the ball the collisions moved */
         c.by = w->ball.y;
     }

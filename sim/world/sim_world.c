@@ -44,15 +44,6 @@ void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *type
         sim_player_reset_stamina(w, p);
         sim_player_place_off_pitch(p);
     }
-    sim_referee_init(w);
-}
-
-const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p)
-{
-    int t = p->sh.type;
-    if (t < 0 || (uint32_t)t >= w->types.count || t >= SHM_MAX_PTYPES)
-        t = 0;
-    return &w->types.type[t];
 }
 
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
@@ -77,6 +68,18 @@ void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, doub
         ev.len = (int16_t)len;
     }
     w->emit(w->emit_ctx, &ev);
+}
+
+void sim_world_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
+                         const char *text, size_t len)
+{
+    const size_t part = SHM_EVENT_TEXT_LEN - 1;
+    while (len > part) {
+        sim_world_emit(w, SHM_EV_CONT, side, unum, x, 0.0, arg, text, part);
+        text += part;
+        len -= part;
+    }
+    sim_world_emit(w, kind, side, unum, x, 0.0, arg, text, len);
 }
 
 void sim_world_referee_say(sim_world_t *w, const char *text)
@@ -220,6 +223,16 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl)
     }
 }
 
+void sim_world_sync_teams(sim_world_t *w, const shm_team_sh_t team[2])
+{
+    for (int k = 0; k < 2; k++) {
+        if (!team[k].used)
+            continue;
+        memcpy(w->team[k], team[k].name, SHM_TEAM_NAME_LEN);
+        w->team[k][SHM_TEAM_NAME_LEN - 1] = '\0';
+    }
+}
+
 void sim_world_end_cycle(sim_world_t *w)
 {
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
@@ -272,7 +285,7 @@ void sim_world_player_text(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     shm_text_t *t = &w->pl_text[idx];
     size_t len = strnlen(c->text, c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN);
     if (shm_text_feed(t, c->kind == SHM_CMD_CONT, c->text, len))
-        sim_coach_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
+        sim_world_emit_text(w, SHM_EV_TEXTLOG, idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT,
                             idx % SHM_TEAM_SIZE + 1, 0, 0.0, t->buf, t->len);
 }
 

@@ -3,7 +3,7 @@
  * (or from the second half on) kick_off_wait steps are counted, before that connect_wait
  * steps; either reaching 0 kicks off. In time_over game_over_wait steps are counted, then
  * the process is told to finish. Pure: the process prints and exits (sim_main.c). */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }

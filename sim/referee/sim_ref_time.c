@@ -4,7 +4,7 @@
  * hand-over to the penalty shoot-out; a ball that stays within ball_stuck_area for
  * drop_ball_time steps of play_on is dropped. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }
@@ -66,7 +66,7 @@ static void extra_time(sim_world_t *w, int normal_time)
     }
 }
 
-void sim_ref_time_analyse(sim_world_t *w)
+static void sim_ref_time_analyse(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode;
@@ -90,7 +90,7 @@ void sim_ref_time_analyse(sim_world_t *w)
 }
 
 /* ---- ball stuck ---------------------------------------------------------------------- */
-void sim_ref_stuck_analyse(sim_world_t *w)
+static void sim_ref_stuck_analyse(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     double area = conf_real(w->conf, SP_ball_stuck_area);
@@ -111,3 +111,13 @@ void sim_ref_stuck_analyse(sim_world_t *w)
     r->stuck_y = w->ball.y;
     r->stuck_count = 0;
 }
+
+const sim_ref_part_t sim_ref_time_part = {
+    .name = "TimeRef",
+    .analyse = sim_ref_time_analyse,
+};
+
+const sim_ref_part_t sim_ref_stuck_part = {
+    .name = "BallStuckRef",
+    .analyse = sim_ref_stuck_analyse,
+};

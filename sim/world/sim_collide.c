@@ -4,8 +4,8 @@
  * a new position for both objects (about their midpoint, or in modes other than play_on
  * only the player pushed off the ball); an object takes the mean of its proposals.
  * Afterwards every object that collided bounces back: v *= -0.1. A ball contact is told
- * to the referee (sim_referee_on_collide). Called after each integration (sim_move.c),
- * legal move, trainer or monitor move and successful catch. */
+ * to the referee (its on_collide hook, w->rules). Called after each integration
+ * (sim_move.c), legal move, trainer or monitor move and successful catch. */
 #include <math.h>
 #include <string.h>
 #include "sim_phys.h"
@@ -85,7 +85,7 @@ static void ball_contact(cworld_t *cw, int i, double bs, double ps)
     vec2_t b = vec2(w->ball.x, w->ball.y);
     p->sh.collision |= SHM_COLL_BALL;
     p->cycle_state |= SIM_ST_BALL_TO_PLAYER | SIM_ST_BALL_COLLIDE;
-    sim_referee_on_collide(w, i);
+    sim_rules_collide(w, i);
     if (w->play_mode == PM_PLAY_ON) {
         separate(cw, b, bs, &cw->acc[BALL_SLOT], ppos(p), ps, &cw->acc[i]);
         return;

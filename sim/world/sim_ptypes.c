@@ -4,7 +4,8 @@
  * way libstdc++'s uniform_real_distribution does, in the reference's order (one draw per
  * trade-off whose range is not empty, a trial abandoned at the first value out of its
  * range), so a seed gives the reference's 18 types. Called once by sim_main.c before
- * the region is marked ready. */
+ * the region is marked ready. And the type a player has, for everything that reads one
+ * of its values. */
 #include <math.h>
 #include <string.h>
 #include "sim_world.h"
@@ -187,4 +188,13 @@ void sim_ptypes_generate(const conf_t *c, uint32_t seed, shm_ptypes_sh_t *out)
     ptype_default(c, &out->type[0]);
     for (int id = 1; id < n; id++)
         ptype_draw(c, &r, &out->type[0], &out->type[id]);
+}
+
+/* p's type; type 0 for a number out of the table */
+const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p)
+{
+    int t = p->sh.type;
+    if (t < 0 || (uint32_t)t >= w->types.count || t >= SHM_MAX_PTYPES)
+        t = 0;
+    return &w->types.type[t];
 }

@@ -4,8 +4,8 @@
  * client's version, foul exponent, freeze), goalie catch (rectangle with the type's
  * stretch, probability zone, ban, the goalie stepping to the ball, the punch of a
  * probabilistic miss). Accelerations are added to the ball's (several kicks in a cycle
- * add up) and applied at the step. The referee hears of each outcome through the
- * sim_referee_on_* hooks; the physics never changes the play mode itself. Draws come
+ * add up) and applied at the step. The referee hears of each outcome through the hooks
+ * of w->rules (sim_world.h); the physics never changes the play mode itself. Draws come
  * from w->rng_act. Called by sim_cmd.c. */
 #include <math.h>
 #include "sim_phys.h"
@@ -51,7 +51,7 @@ void sim_kick_cmd(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     }
     if (!sim_phys_ball_kickable(w, p)) {
         p->cycle_state |= SIM_ST_KICK_FAULT;
-        sim_referee_on_failed(w, idx);
+        sim_rules_failed(w, idx);
         return;
     }
     const shm_ptype_sh_t *t = sim_player_ptype(w, p);
@@ -66,7 +66,7 @@ void sim_kick_cmd(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
                       * (pos_rate + speed_rate(w));
     acc = vec2_add(acc, ball_noise(w, max_rand));
     push_ball(w, acc);
-    sim_referee_on_kick(w, idx);
+    sim_rules_kick(w, idx);
     p->sh.count[SHM_CNT_KICK]++;
 }
 
@@ -129,12 +129,12 @@ void sim_kick_tackle(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     double fail = pow(fabs(b.x) / dist, e) + pow(fabs(b.y) / sim_cr(w, SP_tackle_width), e);
     if (!(fail < 1.0)) {
         p->cycle_state |= SIM_ST_TACKLE_FAULT;
-        sim_referee_on_failed(w, idx);
+        sim_rules_failed(w, idx);
         return;
     }
     if (!sim_bernoulli(&w->rng_act, 1.0 - fail)) {
         p->cycle_state |= SIM_ST_TACKLE | SIM_ST_TACKLE_FAULT;
-        sim_referee_on_failed(w, idx);
+        sim_rules_failed(w, idx);
         return;
     }
     p->cycle_state |= SIM_ST_TACKLE;
@@ -148,7 +148,7 @@ void sim_kick_tackle(sim_world_t *w, int idx, const shm_cmd_sh_t *c)
     double max_rand = sim_phys_kick_rand(w, p) * sim_cr(w, SP_tackle_rand_factor) * power_rate
                       * ((0.5 + 0.5 * (1.0 - fail)) + speed_rate(w));
     push_ball(w, vec2_add(acc, ball_noise(w, max_rand)));
-    sim_referee_on_tackle(w, idx, foul);
+    sim_rules_tackle(w, idx, foul);
 }
 
 /* ---- catch (docs/protocol/physics.md §5) --------------------------------------------- */
@@ -173,7 +173,7 @@ static void catch_success(sim_world_t *w, int idx, vec2_t rel)
     p->cycle_state |= SIM_ST_CATCH;
     sim_collide(w);
     w->catcher = idx;
-    sim_referee_on_catch(w, idx);
+    sim_rules_catch(w, idx);
     int fk = w->play_mode == PM_FREE_KICK_L || w->play_mode == PM_FREE_KICK_R;
     if (!fk && w->catcher == idx)
         w->catcher = -1;
@@ -193,7 +193,7 @@ static void catch_punch(sim_world_t *w, int idx, double ang)
     w->ball.ax += r.x - v.x;
     w->ball.ay += r.y - v.y;
     w->pl[idx].cycle_state |= SIM_ST_CATCH_FAULT;
-    sim_referee_on_punch(w, idx);
+    sim_rules_punch(w, idx);
 }
 
 void sim_kick_catch(sim_world_t *w, int idx, const shm_cmd_sh_t *c)

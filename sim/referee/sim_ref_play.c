@@ -4,7 +4,7 @@
  * kicks (opponents out of the area, play_on when the ball leaves it, retaken when an
  * opponent touches it), free kick faults (the taker plays the ball again after dashing)
  * with their 30-step wait, and the pitch margin for everybody. */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }
@@ -93,8 +93,9 @@ static void after_set_play(sim_world_t *w, int idx)
         r->fk_taken = 0;
 }
 
-void sim_ref_play_kick(sim_world_t *w, int idx)
+static void sim_ref_play_kick(sim_world_t *w, int idx, double accel)
 {
+    (void)accel; /* only offside and the touch line look at it */
     int pm = w->play_mode;
     if (sim_ref_is_penalty(pm) || pm == PM_OFFSIDE_L || pm == PM_OFFSIDE_R)
         return;
@@ -108,7 +109,7 @@ void sim_ref_play_kick(sim_world_t *w, int idx)
     }
 }
 
-void sim_ref_play_touch(sim_world_t *w, int idx)
+static void sim_ref_play_touch(sim_world_t *w, int idx)
 {
     if (goal_kick_opponent(w, idx))
         return;
@@ -166,7 +167,7 @@ static int no_set_play(int pm)
     return pm == PM_PLAY_ON || pm == PM_TIME_OVER || sim_ref_stoppage(pm);
 }
 
-void sim_ref_play_analyse(sim_world_t *w)
+static void sim_ref_play_analyse(sim_world_t *w)
 {
     int pm = w->play_mode;
     if (sim_ref_is_penalty(pm) || fault_wait(w, pm))
@@ -188,7 +189,7 @@ void sim_ref_play_analyse(sim_world_t *w)
         drop_timer(w);
 }
 
-void sim_ref_play_mode(sim_world_t *w, int pm)
+static void sim_ref_play_mode(sim_world_t *w, int pm)
 {
     sim_ref_t *r = &w->ref;
     if (pm != PM_PLAY_ON)
@@ -220,3 +221,11 @@ void sim_ref_play_mode(sim_world_t *w, int pm)
         r->fk_fault_wait = 0;
     }
 }
+
+const sim_ref_part_t sim_ref_play_part = {
+    .name = "FreeKickRef",
+    .kick = sim_ref_play_kick,
+    .touch = sim_ref_play_touch,
+    .analyse = sim_ref_play_analyse,
+    .mode = sim_ref_play_mode,
+};

@@ -7,7 +7,7 @@
  * penalty_foul. pen_nr_kicks each, an early winner when the other cannot catch up, sudden
  * death up to pen_max_extra_kicks each, then a coin toss (pen_random_winner) or a draw. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 #define HALF_L  (SIM_REF_PITCH_L / 2.0)
@@ -363,7 +363,7 @@ static void analyse_impl(sim_world_t *w)
         running(w, ok_l, ok_r);
 }
 
-void sim_ref_penalty_analyse(sim_world_t *w)
+static void sim_ref_penalty_analyse(sim_world_t *w)
 {
     start(w);
     analyse_impl(w);
@@ -371,7 +371,7 @@ void sim_ref_penalty_analyse(sim_world_t *w)
     w->ref.pen_prev_y = w->ball.y;
 }
 
-void sim_ref_penalty_catch(sim_world_t *w, int idx)
+static void sim_ref_penalty_catch(sim_world_t *w, int idx)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode;
@@ -408,8 +408,9 @@ static void judge_kick(sim_world_t *w, int idx)
         r->pen_last_taker = idx;
 }
 
-void sim_ref_penalty_kick(sim_world_t *w, int idx)
+static void sim_ref_penalty_kick(sim_world_t *w, int idx, double accel)
 {
+    (void)accel; /* only offside and the touch line look at it */
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode;
     const shm_player_sh_t *p = &w->pl[idx].sh;
@@ -436,7 +437,7 @@ void sim_ref_penalty_kick(sim_world_t *w, int idx)
     }
 }
 
-void sim_ref_penalty_tackle(sim_world_t *w, int idx, int foul)
+static void sim_ref_penalty_tackle(sim_world_t *w, int idx, int foul)
 {
     int pm = w->play_mode;
     if (!sim_ref_is_penalty(pm) || is(pm, PM_PENALTY_MISS_L, PM_PENALTY_MISS_R)
@@ -445,10 +446,10 @@ void sim_ref_penalty_tackle(sim_world_t *w, int idx, int foul)
     if (sim_ref_foul_check(w, idx, foul) != 0)
         pen_foul(w, w->pl[idx].sh.side == w->ref.pen_taker ? w->ref.pen_taker : -w->ref.pen_taker);
     else
-        sim_ref_penalty_kick(w, idx);
+        sim_ref_penalty_kick(w, idx, 0.0);
 }
 
-void sim_ref_penalty_mode(sim_world_t *w, int pm)
+static void sim_ref_penalty_mode(sim_world_t *w, int pm)
 {
     sim_ref_t *r = &w->ref;
     if (!sim_ref_is_penalty(pm))
@@ -464,3 +465,13 @@ void sim_ref_penalty_mode(sim_world_t *w, int pm)
     if (!is(pm, PM_PENALTY_TAKEN_L, PM_PENALTY_TAKEN_R))
         r->pen_last_taker = -1;
 }
+
+const sim_ref_part_t sim_ref_penalty_part = {
+    .name = "PenaltyRef",
+    .kick = sim_ref_penalty_kick,
+    .tackle = sim_ref_penalty_tackle,
+    .caught = sim_ref_penalty_catch,
+    .punched = sim_ref_penalty_catch, /* a punch is judged as a catch */
+    .analyse = sim_ref_penalty_analyse,
+    .mode = sim_ref_penalty_mode,
+};

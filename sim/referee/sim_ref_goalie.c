@@ -4,7 +4,7 @@
  * last is a back pass, indirect free kick after 30 steps; a legal catch gives the goalie
  * a free kick. The back-pass memory is the last two kickers; a cycle in which both teams
  * touched the ball clears it. */
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "playmode.h"
 
 static int same_team(const sim_world_t *w, int a, int b)
@@ -21,8 +21,9 @@ static void note_side(sim_world_t *w, int idx)
         r->touched_lr[1] = 1;
 }
 
-void sim_ref_goalie_kick(sim_world_t *w, int idx)
+static void sim_ref_goalie_kick(sim_world_t *w, int idx, double accel)
 {
+    (void)accel; /* only offside and the touch line look at it */
     sim_ref_t *r = &w->ref;
     note_side(w, idx);
     if (r->touched_lr[0] && r->touched_lr[1]) {
@@ -36,7 +37,7 @@ void sim_ref_goalie_kick(sim_world_t *w, int idx)
     r->bp_time = w->time;
 }
 
-void sim_ref_goalie_touch(sim_world_t *w, int idx)
+static void sim_ref_goalie_touch(sim_world_t *w, int idx)
 {
     sim_ref_t *r = &w->ref;
     note_side(w, idx);
@@ -85,7 +86,7 @@ static int pass_excused(const sim_world_t *w, int idx, int same_cycle_rule)
            && (r->bp_before < 0 || !same_team(w, r->bp_before, idx));
 }
 
-void sim_ref_goalie_catch(sim_world_t *w, int idx)
+static void sim_ref_goalie_catch(sim_world_t *w, int idx)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode, side = w->pl[idx].sh.side;
@@ -105,7 +106,7 @@ void sim_ref_goalie_catch(sim_world_t *w, int idx)
     sim_ref_award_free_kick(w, side, w->ball.x, w->ball.y);
 }
 
-void sim_ref_goalie_punch(sim_world_t *w, int idx)
+static void sim_ref_goalie_punch(sim_world_t *w, int idx)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode, side = w->pl[idx].sh.side;
@@ -134,7 +135,7 @@ static void stop_wait(sim_world_t *w, int *wait, int side, int next)
         sim_referee_set_mode(w, next);
 }
 
-void sim_ref_goalie_analyse(sim_world_t *w)
+static void sim_ref_goalie_analyse(sim_world_t *w)
 {
     sim_ref_t *r = &w->ref;
     int pm = w->play_mode;
@@ -162,7 +163,7 @@ void sim_ref_goalie_analyse(sim_world_t *w)
         catch_fault(w, w->pl[g].sh.side);
 }
 
-void sim_ref_goalie_mode(sim_world_t *w, int pm)
+static void sim_ref_goalie_mode(sim_world_t *w, int pm)
 {
     sim_ref_t *r = &w->ref;
     if (pm != PM_PLAY_ON)
@@ -176,3 +177,13 @@ void sim_ref_goalie_mode(sim_world_t *w, int pm)
         r->cf_wait = 0;
     }
 }
+
+const sim_ref_part_t sim_ref_goalie_part = {
+    .name = "CatchRef",
+    .kick = sim_ref_goalie_kick,
+    .touch = sim_ref_goalie_touch,
+    .caught = sim_ref_goalie_catch,
+    .punched = sim_ref_goalie_punch,
+    .analyse = sim_ref_goalie_analyse,
+    .mode = sim_ref_goalie_mode,
+};

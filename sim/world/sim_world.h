@@ -1,7 +1,9 @@
-/* sim_world.h -- the sim's private world: play state, ball and the 22 players (the part
- * the snapshot publishes plus sim-only state: command slots, pending dash, hear capacity)
- * and the functions of every sim module that work on it. Pure data and pure functions:
- * unit tests build a world from a conf_t and drive it without any shm region. */
+/* sim_world.h -- the sim's world: play state, ball and the 22 players (the part the
+ * snapshot publishes plus sim-only state: command slots, pending dash, hear capacity),
+ * the state the layers above keep in it (the referee's, the coaches', keepaway's), the
+ * hooks through which the physics tells the referee (sim_rules_t), and the functions of
+ * sim/world/ that work on it. Pure data and pure functions: unit tests build a world from
+ * a conf_t and drive it without any shm region. */
 #ifndef RCSS_SIM_WORLD_H
 #define RCSS_SIM_WORLD_H
 
@@ -10,7 +12,7 @@
 #include "conf.h"
 #include "rng.h"
 #include "shm.h"
-#include "sim_ref.h"
+#include "sim_ref_state.h"
 
 /* monitor player state flags (docs/protocol/monitor.md §8) */
 #define SIM_ST_STAND           0x1u
@@ -71,6 +73,27 @@ typedef struct sim_player {
 enum { SIM_LEG_NONE, SIM_LEG_DASH, SIM_LEG_TURN, SIM_LEG_MOVE, SIM_LEG_TACKLE };
 
 typedef void (*sim_emit_fn)(void *ctx, const shm_event_sh_t *ev);
+
+/* What the physics tells the referee, at the moment it happens (docs/protocol/referee.md;
+ * offside marks, set plays switching to play_on, last toucher, back pass, catch fault,
+ * fouls): one table of hooks that the referee sets (sim_referee_init), so the world calls
+ * nothing above it. The physics (sim_kick.c, sim_collide.c) decides whether an action
+ * succeeded; the referee decides what it means for the play mode. A world without a
+ * referee (rules NULL) tells nobody. */
+struct sim_world;
+typedef struct sim_rules {
+    void (*on_kick)(struct sim_world *w, int idx);            /* successful kick */
+    void (*on_tackle)(struct sim_world *w, int idx, int foul); /* successful tackle; foul:
+                                                                 the foul flag was given */
+    void (*on_failed)(struct sim_world *w, int idx);          /* kick or tackle that missed */
+    void (*on_collide)(struct sim_world *w, int idx);         /* player idx hit the ball */
+    void (*on_catch)(struct sim_world *w, int idx);           /* goalie idx caught the ball
+                                                                 (w->catcher == idx: the
+                                                                 referee keeps it held only
+                                                                 for the free kick it awards) */
+    void (*on_punch)(struct sim_world *w, int idx);           /* catch failed by probability:
+                                                                 the ball was punched */
+} sim_rules_t;
 
 /* ---- coaches (sim_coach.c): coach-language queue, substitution bookkeeping --------- */
 #define SIM_CLANG_QUEUE  64        /* messages waiting per online coach */
@@ -141,7 +164,8 @@ typedef struct sim_world {
     sim_keepaway_t  keepaway;       /* keepaway training (sim_keepaway.c) */
     sim_emit_fn     emit;           /* event sink (shm event ring, or a test's) */
     void           *emit_ctx;
-    sim_ref_t       ref;            /* the referee's state (sim_ref.h) */
+    sim_ref_t       ref;            /* the referee's state (sim_ref_state.h) */
+    const sim_rules_t *rules;       /* the referee's hooks (set by sim_referee_init) */
     uint64_t        seed;           /* the seed the world was started with (resets) */
     uint32_t        episode;        /* resets so far (published with each snapshot) */
     int             reset_req;      /* a (reset) was received: the process resets */
@@ -151,12 +175,52 @@ typedef struct sim_world {
     size_t          notes_len;
 } sim_world_t;
 
+/* the hooks of w->rules, each called when set */
+static inline void sim_rules_kick(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_kick)
+        w->rules->on_kick(w, idx);
+}
+
+static inline void sim_rules_tackle(sim_world_t *w, int idx, int foul)
+{
+    if (w->rules && w->rules->on_tackle)
+        w->rules->on_tackle(w, idx, foul);
+}
+
+static inline void sim_rules_failed(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_failed)
+        w->rules->on_failed(w, idx);
+}
+
+static inline void sim_rules_collide(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_collide)
+        w->rules->on_collide(w, idx);
+}
+
+static inline void sim_rules_catch(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_catch)
+        w->rules->on_catch(w, idx);
+}
+
+static inline void sim_rules_punch(sim_world_t *w, int idx)
+{
+    if (w->rules && w->rules->on_punch)
+        w->rules->on_punch(w, idx);
+}
+
 /* ---- sim_world.c ---- */
 void sim_world_init(sim_world_t *w, const conf_t *c, const shm_ptypes_sh_t *types,
                     uint64_t seed);
-const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 void sim_world_emit(sim_world_t *w, int kind, int side, int unum, double x, double y,
                     int arg, const char *text, size_t len);
+/* An event whose text may exceed one event: SHM_EV_CONT parts first, then kind with the
+ * rest (long text-log records, coach messages, runner events). */
+void sim_world_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
+                         const char *text, size_t len);
 void sim_world_referee_say(sim_world_t *w, const char *text);
 /* A line the reference prints on stdout when this happens ("A player disconnected : (T
  * 3)", "rcssserver changes (player T 3) to type 5"): kept until the process prints the
@@ -184,63 +248,26 @@ void sim_player_place_off_pitch(sim_player_t *p);
  * a new client's first commands may already be in it (sim_cmd_drain discards what a
  * disabled player's ring holds, so nothing stale survives a cycle). */
 void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl);
+/* The team names from the region's team table (the first player of each side named
+ * its team; a team not there yet keeps its name). */
+void sim_world_sync_teams(sim_world_t *w, const shm_team_sh_t team[2]);
 /* After publishing: clear per-cycle flags (kick flag, collisions). */
 void sim_world_end_cycle(sim_world_t *w);
 /* Deterministic 64-bit digest of the world state (tests, logs). */
 uint64_t sim_world_digest(const sim_world_t *w);
 
-/* The world back to its start (sim_reset.c): what sim_world_init gives for the same
- * configuration, types and seed, with the events sink, team names and the connected
- * players of cl (enabled as when they joined) kept, and the episode counted. */
-void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl);
-
 /* ---- sim_cmd.c ---- */
 /* Apply one command record of player idx (command time: slot rules, immediate effects). */
 void sim_cmd_player(sim_world_t *w, int idx, const shm_cmd_sh_t *c);
 
-/* ---- sim_ctrl.c ---- */
-/* Apply one control record (monitor/trainer); side is the online coach's side for
- * records from a coach ring (0 trainer/monitor). */
-void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
-/* Drain every player's command ring (a disabled player's records are dropped), the
- * coach/trainer rings and every gateway's control ring of region r, applying the
- * records in order; each coach or control record applied is acknowledged with an
- * SHM_EV_ACK event (its producer answers after it). Then, at a step (step = 1), the
- * coach-language messages that are due are released. Returns records applied. */
-int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step);
-/* 1 if a coach ring or a control ring holds a record, or a gateway asked for the
- * players' rings (hdr.players_now): something to apply at once. */
-int  sim_cmd_pending_now(const shm_region_sh_t *r);
-
-/* ---- sim_coach.c ---- */
-/* One record from a coach's ring: side 0 the trainer, else the online coach of side.
- * Long texts are assembled; coach-language messages queued; substitutions checked
- * against the rules (online coach) and applied; replies emitted as SHM_EV_COACH_REPLY;
- * world commands passed to sim_cmd_control. */
-void sim_coach_record(sim_world_t *w, const shm_cmd_sh_t *c, int side);
-/* One record a coach sent before it left (what follows its (bye) in the ring): only what
- * it sent goes to the text log (its (bye) among them, as the reference logs it); the rest
- * is dropped. */
-void sim_coach_record_gone(sim_world_t *w, const shm_cmd_sh_t *c, int side);
-/* Release the queued coach-language messages that are due (every step, after the
- * commands were drained). */
-void sim_coach_release(sim_world_t *w);
-/* Substitute player idx with type (no rules: trainer and monitors); emits the notice. */
-void sim_coach_substitute(sim_world_t *w, int idx, int type);
-/* The first kick-off: the reference's automatic assignment of heterogeneous types
- * (called by sim_referee_kick_off while time is 0). */
-void sim_coach_kick_off(sim_world_t *w);
-/* Emit an event whose text may exceed one event (SHM_EV_CONT parts first). */
-void sim_coach_emit_text(sim_world_t *w, int kind, int side, int unum, int arg, double x,
-                         const char *text, size_t len);
-
-/* ---- sim_step.c ---- */
-void   sim_step(sim_world_t *w);
+/* ---- sim_dash.c: a player's dash and stamina (docs/protocol/physics.md §3) ---- */
+/* dash direction rate: 1 at 0 deg, side_dash_rate at 90, back_dash_rate at 180 */
 double sim_dash_dir_rate(const conf_t *c, double dir_deg);
-void   sim_step_apply_dash(sim_world_t *w, sim_player_t *p);
-void   sim_step_stamina(sim_world_t *w, sim_player_t *p);
-/* = sim_collide() (kept for callers outside the physics) */
-void   sim_step_collisions(sim_world_t *w);
+/* At the step: p's pending leg dashes -> stamina used and acceleration (and the body's
+ * rotation with a dashing left leg). */
+void   sim_dash_apply(sim_world_t *w, sim_player_t *p);
+/* At the end of the step: recovery, effort, stamina and capacity of p. */
+void   sim_stamina_step(sim_world_t *w, sim_player_t *p);
 
 /* ---- sim_collide.c ---- */
 /* Resolve every overlap of ball and players (docs/protocol/physics.md §8), as after each
@@ -259,51 +286,6 @@ void   sim_move_objects(sim_world_t *w);
 /* before_kick_off: shuffle, commit angles, players stand still. */
 void   sim_move_turn_objects(sim_world_t *w);
 
-/* ---- sim_keepaway.c (server::keepaway; hooks of sim_referee.c) ---- */
-int  sim_keepaway_kick_off(sim_world_t *w);           /* 1 if it took the kick-off over */
-void sim_keepaway_mode_change(sim_world_t *w, int pm);
-void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play mode */
-
-/* ---- sim_referee.c (and sim_ref_*.c, sim_ref.h) ---- */
-/* Referee state from the configuration (called by sim_world_init). */
-void sim_referee_init(sim_world_t *w);
-/* Change the play mode (Stadium::changePlayMode): every referee reacts (clearance,
- * timers), then the mode is announced (except goal_l/goal_r). */
-void sim_referee_set_mode(sim_world_t *w, int pm);
-/* Kick-off (monitor start, trainer start, auto mode): acts only at a half boundary;
- * 0 done, -1 not possible. */
-int  sim_referee_kick_off(sim_world_t *w);
-/* What a player did to the ball, told to the referee at the moment it happens (spec
- * 6: offside marks, set plays switching to play_on, last toucher, back pass, catch
- * fault, fouls). The physics (sim_cmd.c, sim_step.c) decides whether an action
- * succeeded; the referee decides what it means for the play mode. */
-void sim_referee_on_kick(sim_world_t *w, int idx);            /* successful kick */
-void sim_referee_on_tackle(sim_world_t *w, int idx, int foul); /* successful tackle;
-                                                     foul: the foul flag was given */
-void sim_referee_on_failed(sim_world_t *w, int idx);  /* kick or tackle that missed */
-void sim_referee_on_collide(sim_world_t *w, int idx); /* player idx collided with the ball */
-void sim_referee_on_catch(sim_world_t *w, int idx);   /* goalie idx caught the ball (the
-                                                     ball is held: w->catcher == idx; the
-                                                     referee keeps it held only for the
-                                                     free kick it awards) */
-void sim_referee_on_punch(sim_world_t *w, int idx);   /* catch failed by probability:
-                                                     the ball was punched */
-/* Called by the step after objects moved (and time advanced where it does). */
-void sim_referee_analyse(sim_world_t *w);
-int  sim_referee_is_stoppage(int pm);
-int  sim_referee_kick_allowed(int pm);
-/* A drop ball called from outside (monitor dispfoul with side 0): at (x, y) on the pitch,
- * drop_ball then play_on at once (not during a shoot-out). */
-void sim_referee_drop_ball(sim_world_t *w, double x, double y);
-/* Monitor dispfoul for side (Stadium::callFoul): nothing during a shoot-out; otherwise
- * the referee says foul_<other side>, the ball goes to (x, y) kept on the pitch, the mode
- * becomes free_kick_<side> and players beyond the pitch margin are pulled back. */
-void sim_referee_call_foul(sim_world_t *w, int side, double x, double y);
-/* Auto mode, once after every step (server::auto_mode): counts kick_off_wait or
- * connect_wait in before_kick_off (players = connected player clients) and kicks off,
- * counts game_over_wait in time_over. Returns SIM_AUTO_* flags (sim_ref.h). */
-int  sim_referee_auto(sim_world_t *w, int players);
-
 /* ---- sim_ptypes.c ---- */
 /* Generate conf's player::player_types heterogeneous types (type 0 = defaults) from an
  * MT19937 seeded with seed, exactly as the reference does (docs/protocol/physics.md §9). */
@@ -313,10 +295,7 @@ void sim_ptypes_generate(const conf_t *c, uint32_t seed, shm_ptypes_sh_t *out);
 uint32_t sim_ptypes_seed(const conf_t *c, uint64_t sim_seed);
 /* 1 if type t lies in the windows and ranges of docs/protocol/physics.md §9. */
 int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
-
-/* ---- sim_publish.c ---- */
-/* Fill a snapshot's world fields from w (and the view fields from the client table cl,
- * may be NULL). Does not touch seq/step/publish_ns/event_head. */
-void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snapshot_sh_t *s);
+/* p's type (type 0 for a number out of the table) */
+const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 
 #endif

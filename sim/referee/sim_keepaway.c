@@ -11,7 +11,7 @@
  * sim_referee.c. */
 #include <math.h>
 #include <time.h>
-#include "sim_world.h"
+#include "sim_referee.h"
 #include "playmode.h"
 
 #define KEEPAWAY_MSG      "training Keepaway 1"

@@ -7,7 +7,7 @@
  * (indirect in the offender's penalty area). Illegal defense: too many defenders near
  * their goal line for illegal_defense_duration steps after an opponent's kick. */
 #include <math.h>
-#include "sim_world.h"
+#include "sim_ref.h"
 #include "geom.h"
 #include "playmode.h"
 
@@ -97,7 +97,7 @@ static void call_foul(sim_world_t *w, int idx)
     w->ref.foul_wait = 0;
 }
 
-void sim_ref_foul_tackle(sim_world_t *w, int idx, int foul)
+static void sim_ref_foul_tackle(sim_world_t *w, int idx, int foul)
 {
     if (sim_ref_is_penalty(w->play_mode) || conf_bool(w->conf, SP_keepaway))
         return;
@@ -111,7 +111,7 @@ void sim_ref_foul_tackle(sim_world_t *w, int idx, int foul)
         sim_ref_yellow_card(w, idx);
 }
 
-void sim_ref_foul_analyse(sim_world_t *w)
+static void sim_ref_foul_analyse(sim_world_t *w)
 {
     int pm = w->play_mode, side;
     if (pm == PM_FOUL_CHARGE_L || pm == PM_FOUL_PUSH_L)
@@ -131,7 +131,7 @@ void sim_ref_foul_analyse(sim_world_t *w)
         sim_referee_set_mode(w, in_area ? PM_INDIRECT_FREE_KICK_L : PM_FREE_KICK_L);
 }
 
-void sim_ref_foul_mode(sim_world_t *w, int pm)
+static void sim_ref_foul_mode(sim_world_t *w, int pm)
 {
     if (pm == PM_FOUL_CHARGE_L || pm == PM_FOUL_CHARGE_R || pm == PM_FOUL_PUSH_L
         || pm == PM_FOUL_PUSH_R)
@@ -144,8 +144,9 @@ static int use_illegal_defense(const sim_world_t *w)
     return conf_int(w->conf, SP_illegal_defense_number) != 0;
 }
 
-void sim_ref_defense_kick(sim_world_t *w, int idx)
+static void sim_ref_defense_kick(sim_world_t *w, int idx, double accel)
 {
+    (void)accel; /* only offside and the touch line look at it */
     sim_ref_t *r = &w->ref;
     int side = w->pl[idx].sh.side;
     if (!use_illegal_defense(w))
@@ -204,7 +205,7 @@ static void defense_call(sim_world_t *w, int side)
     w->ref.ill_wait = 0;
 }
 
-void sim_ref_defense_analyse(sim_world_t *w)
+static void sim_ref_defense_analyse(sim_world_t *w)
 {
     int pm = w->play_mode;
     if (!use_illegal_defense(w) || sim_ref_is_penalty(pm))
@@ -225,8 +226,22 @@ void sim_ref_defense_analyse(sim_world_t *w)
     defense_call(w, SHM_SIDE_RIGHT);
 }
 
-void sim_ref_defense_mode(sim_world_t *w, int pm)
+static void sim_ref_defense_mode(sim_world_t *w, int pm)
 {
     if (pm == PM_ILLEGAL_DEFENSE_L || pm == PM_ILLEGAL_DEFENSE_R)
         w->ref.ill_wait = 0;
 }
+
+const sim_ref_part_t sim_ref_foul_part = {
+    .name = "FoulRef",
+    .tackle = sim_ref_foul_tackle,
+    .analyse = sim_ref_foul_analyse,
+    .mode = sim_ref_foul_mode,
+};
+
+const sim_ref_part_t sim_ref_defense_part = {
+    .name = "IllegalDefenseRef",
+    .kick = sim_ref_defense_kick,
+    .analyse = sim_ref_defense_analyse,
+    .mode = sim_ref_defense_mode,
+};

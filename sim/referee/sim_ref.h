@@ -20,16 +20,7 @@
 #define SIM_REF_CLEAR_TIME  5      /* the offenders are cleared in the last 5 of them */
 #define SIM_REF_GOAL_WAIT   50     /* steps in goal_l/r before the kick-off */
 
-/* pitch geometry (hard-coded in the reference) */
-#define SIM_REF_PITCH_L        105.0
-#define SIM_REF_PITCH_W        68.0
-#define SIM_REF_PITCH_MARGIN   5.0
-#define SIM_REF_PENALTY_L      16.5
-#define SIM_REF_PENALTY_W      40.32
-#define SIM_REF_GOAL_AREA_L    5.5
-#define SIM_REF_GOAL_AREA_W    18.32
-#define SIM_REF_CLEAR_DIST     9.15   /* kick-off circle and set-play clearance */
-#define SIM_REF_POST_R         0.06   /* goal post radius */
+/* the pitch geometry is common/pitch.h */
 #define SIM_REF_EPS            1.0e-10
 
 /* One of rcssserver 19's referees (its Referee subclass): what it does when a player

@@ -121,9 +121,9 @@ void sim_ref_award_free_kick(sim_world_t *w, int side, double x, double y)
 
 void sim_ref_award_goal_kick(sim_world_t *w, int side, double x, double y)
 {
-    y = y > 0.0 ? SIM_REF_GOAL_AREA_W / 2.0 : -SIM_REF_GOAL_AREA_W / 2.0;
+    y = y > 0.0 ? PITCH_GOAL_AREA_W / 2.0 : -PITCH_GOAL_AREA_W / 2.0;
     w->catcher = -1;
-    x = SIM_REF_PITCH_L / 2.0 - SIM_REF_GOAL_AREA_L;
+    x = PITCH_LENGTH / 2.0 - PITCH_GOAL_AREA_L;
     if (side == SHM_SIDE_LEFT)
         sim_ref_place_ball(w, PM_GOAL_KICK_L, SHM_SIDE_LEFT, -x, y);
     else

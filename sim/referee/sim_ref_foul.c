@@ -11,7 +11,7 @@
 #include "geom.h"
 #include "playmode.h"
 
-#define HALF_L  (SIM_REF_PITCH_L / 2.0)
+#define HALF_L  (PITCH_LENGTH / 2.0)
 
 /* the victim dashed this cycle or the previous one */
 static int dashed(const sim_world_t *w, int idx)

@@ -9,8 +9,8 @@
 #include "sim_ref.h"
 #include "playmode.h"
 
-#define HALF_L  (SIM_REF_PITCH_L / 2.0)
-#define HALF_W  (SIM_REF_PITCH_W / 2.0)
+#define HALF_L  (PITCH_LENGTH / 2.0)
+#define HALF_W  (PITCH_WIDTH / 2.0)
 
 static int use_offside(const sim_world_t *w)
 {
@@ -21,8 +21,8 @@ static int use_offside(const sim_world_t *w)
 static void offside_point(const sim_world_t *w, double ox, double oy, double *x, double *y)
 {
     double m = conf_real(w->conf, SP_ckick_margin);
-    double gx = HALF_L - SIM_REF_GOAL_AREA_L, gy = SIM_REF_GOAL_AREA_W / 2.0;
-    double px = (SIM_REF_PITCH_L - 2.0 * m) / 2.0, py = (SIM_REF_PITCH_W - 2.0 * m) / 2.0;
+    double gx = HALF_L - PITCH_GOAL_AREA_L, gy = PITCH_GOAL_AREA_W / 2.0;
+    double px = (PITCH_LENGTH - 2.0 * m) / 2.0, py = (PITCH_WIDTH - 2.0 * m) / 2.0;
     int in_gr = ox >= gx && ox <= HALF_L && fabs(oy) <= gy;
     int in_gl = ox <= -gx && ox >= -HALF_L && fabs(oy) <= gy;
     *x = ox;

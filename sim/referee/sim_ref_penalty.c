@@ -10,8 +10,8 @@
 #include "sim_ref.h"
 #include "playmode.h"
 
-#define HALF_L  (SIM_REF_PITCH_L / 2.0)
-#define HALF_W  (SIM_REF_PITCH_W / 2.0)
+#define HALF_L  (PITCH_LENGTH / 2.0)
+#define HALF_W  (PITCH_WIDTH / 2.0)
 
 static int    ci(const sim_world_t *w, param_id_t id) { return conf_int(w->conf, id); }
 static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }
@@ -103,7 +103,7 @@ static void pen_init(sim_world_t *w)
 static int pen_circle_out(const sim_world_t *w, int idx)
 {
     return hypot(w->pl[idx].sh.x, w->pl[idx].sh.y)
-           > SIM_REF_CLEAR_DIST - sim_ref_player_size(w, idx);
+           > PITCH_CIRCLE_R - sim_ref_player_size(w, idx);
 }
 
 static void to_circle(sim_world_t *w, int idx, double cx, double cy, double rad)
@@ -123,7 +123,7 @@ static int taker_rules(const sim_world_t *w, int side, int goalie, int n_out, in
             *outside = goalie;
         return 1;
     }
-    if (fabs(g->x) < HALF_L - 1.5 || fabs(g->y) < SIM_REF_PENALTY_W / 2.0 - 1.5)
+    if (fabs(g->x) < HALF_L - 1.5 || fabs(g->y) < PITCH_PENALTY_W / 2.0 - 1.5)
         return 0; /* the taking team's goalie waits near a corner of the goal line */
     if (n_out > 1)
         return 0;
@@ -211,7 +211,7 @@ static void place_taker_team(sim_world_t *w)
             if (dist(w, i, gx, gy) > 2.0)
                 to_circle(w, i, gx, gy, 2.0);
         } else if (pen_circle_out(w, i)) {
-            to_circle(w, i, 0.0, 0.0, SIM_REF_CLEAR_DIST - sim_ref_player_size(w, i));
+            to_circle(w, i, 0.0, 0.0, PITCH_CIRCLE_R - sim_ref_player_size(w, i));
         }
     }
 }
@@ -229,7 +229,7 @@ static void place_other_team(sim_world_t *w)
             if (!taken && (p->x - line) * r->pen_side > 0.0) /* too far from his line */
                 sim_ref_move_player(w, i, line - 1.5 * r->pen_side, 0.0, 0);
         } else if (pen_circle_out(w, i)) {
-            to_circle(w, i, 0.0, 0.0, SIM_REF_CLEAR_DIST - sim_ref_player_size(w, i));
+            to_circle(w, i, 0.0, 0.0, PITCH_CIRCLE_R - sim_ref_player_size(w, i));
         }
     }
 }

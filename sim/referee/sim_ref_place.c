@@ -7,8 +7,8 @@
 #include "sim_ref.h"
 #include "playmode.h"
 
-#define HALF_L   (SIM_REF_PITCH_L / 2.0)
-#define HALF_W   (SIM_REF_PITCH_W / 2.0)
+#define HALF_L   (PITCH_LENGTH / 2.0)
+#define HALF_W   (PITCH_WIDTH / 2.0)
 
 /* an axis-aligned area: left/right in x, top/bottom in y (top < bottom) */
 typedef struct area {
@@ -82,7 +82,7 @@ void sim_ref_truncate(double *x, double *y)
 
 void sim_ref_out_of_penalty(int side, double *x, double *y)
 {
-    double ax = HALF_L - SIM_REF_PENALTY_L, hw = SIM_REF_PENALTY_W * 0.5;
+    double ax = HALF_L - PITCH_PENALTY_L, hw = PITCH_PENALTY_W * 0.5;
     int in_l = side != SHM_SIDE_RIGHT && *x <= -ax && fabs(*y) <= hw;
     if (in_l)
         *x = -ax + SIM_REF_EPS;
@@ -95,7 +95,7 @@ void sim_ref_out_of_penalty(int side, double *x, double *y)
 
 void sim_ref_out_of_goal_area(int side, double *x, double *y)
 {
-    double ax = HALF_L - SIM_REF_GOAL_AREA_L, hw = SIM_REF_GOAL_AREA_W * 0.5;
+    double ax = HALF_L - PITCH_GOAL_AREA_L, hw = PITCH_GOAL_AREA_W * 0.5;
     if (side != SHM_SIDE_RIGHT && *x <= -ax && fabs(*y) <= hw)
         *x = -ax + SIM_REF_EPS;
     if (side != SHM_SIDE_LEFT && *x >= ax && fabs(*y) <= hw)
@@ -105,9 +105,9 @@ void sim_ref_out_of_goal_area(int side, double *x, double *y)
 /* the penalty area of side (0: either) enlarged by the ball size */
 int sim_ref_in_penalty(const sim_world_t *w, int side, double x, double y)
 {
-    double bs = sim_ref_ball_size(w), cx = HALF_L - SIM_REF_PENALTY_L / 2.0;
-    area_t l = area_c(-cx, 0.0, SIM_REF_PENALTY_L + bs * 2.0, SIM_REF_PENALTY_W + bs * 2.0);
-    area_t r = area_c(cx, 0.0, SIM_REF_PENALTY_L + bs * 2.0, SIM_REF_PENALTY_W + bs * 2.0);
+    double bs = sim_ref_ball_size(w), cx = HALF_L - PITCH_PENALTY_L / 2.0;
+    area_t l = area_c(-cx, 0.0, PITCH_PENALTY_L + bs * 2.0, PITCH_PENALTY_W + bs * 2.0);
+    area_t r = area_c(cx, 0.0, PITCH_PENALTY_L + bs * 2.0, PITCH_PENALTY_W + bs * 2.0);
     return (side != SHM_SIDE_RIGHT && area_in(&l, x, y))
            || (side != SHM_SIDE_LEFT && area_in(&r, x, y));
 }
@@ -128,7 +128,7 @@ static double clear_dist(const sim_world_t *w, int pm)
                     && sim_ref_in_penalty(w, SHM_SIDE_LEFT, w->ball.x, w->ball.y))
                 || ((pm == PM_FOUL_CHARGE_R || pm == PM_FOUL_PUSH_R)
                     && sim_ref_in_penalty(w, SHM_SIDE_RIGHT, w->ball.x, w->ball.y));
-    return small ? SIM_REF_GOAL_AREA_L : SIM_REF_CLEAR_DIST;
+    return small ? PITCH_GOAL_AREA_L : PITCH_CIRCLE_R;
 }
 
 static int indirect_mode(int pm)
@@ -141,7 +141,7 @@ static int indirect_mode(int pm)
 /* the rim point for a player at (x, y) of size sz, kept inside the pitch margin */
 static void clear_point(const clear_ctx_t *c, double sz, double *x, double *y)
 {
-    double mx = HALF_L + SIM_REF_PITCH_MARGIN, my = HALF_W + SIM_REF_PITCH_MARGIN;
+    double mx = HALF_L + PITCH_MARGIN, my = HALF_W + PITCH_MARGIN;
     double r = c->dist + sz;
     sim_ref_circle_edge(c->bx, c->by, r + 1.0e-5, x, y);
     if (c->corner && fabs(*x) > HALF_L && fabs(*y) > HALF_W) { /* to the other side */
@@ -196,8 +196,8 @@ void sim_ref_clear_from_ball(sim_world_t *w, int side)
     c.by = w->ball.y;
     c.dist = clear_dist(w, w->play_mode);
     c.indirect = indirect_mode(w->play_mode);
-    c.corner = fabs(c.bx) > HALF_L + SIM_REF_PITCH_MARGIN - c.dist
-               && fabs(c.by) > HALF_W + SIM_REF_PITCH_MARGIN - c.dist;
+    c.corner = fabs(c.bx) > HALF_L + PITCH_MARGIN - c.dist
+               && fabs(c.by) > HALF_W + PITCH_MARGIN - c.dist;
     for (int loop = 0; loop < 10; loop++) {
         if (!clear_pass(w, &c, side))
             break;
@@ -229,7 +229,7 @@ void sim_ref_place_in_own_half(sim_world_t *w)
                 sim_ref_move_player(w, i, x, y, 0);
             }
         }
-        double rad = SIM_REF_CLEAR_DIST + sz, x = p->sh.x, y = p->sh.y;
+        double rad = PITCH_CIRCLE_R + sz, x = p->sh.x, y = p->sh.y;
         if (side != w->ref.kick_off_side && in_circle(0.0, 0.0, rad, x, y)) {
             sim_ref_circle_edge(0.0, 0.0, rad, &x, &y);
             sim_ref_move_player(w, i, x, y, 0);
@@ -239,8 +239,8 @@ void sim_ref_place_in_own_half(sim_world_t *w)
 
 void sim_ref_place_in_field(sim_world_t *w)
 {
-    area_t f = area_c(0.0, 0.0, SIM_REF_PITCH_L + SIM_REF_PITCH_MARGIN * 2.0,
-                      SIM_REF_PITCH_W + SIM_REF_PITCH_MARGIN * 2.0);
+    area_t f = area_c(0.0, 0.0, PITCH_LENGTH + PITCH_MARGIN * 2.0,
+                      PITCH_WIDTH + PITCH_MARGIN * 2.0);
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         sim_player_t *p = &w->pl[i];
         if (!p->sh.enabled || area_in(&f, p->sh.x, p->sh.y))
@@ -255,8 +255,8 @@ void sim_ref_place_in_field(sim_world_t *w)
 void sim_ref_place_for_goal_kick(sim_world_t *w)
 {
     int left = w->play_mode == PM_GOAL_KICK_L, opp = left ? SHM_SIDE_RIGHT : SHM_SIDE_LEFT;
-    double cx = HALF_L - SIM_REF_PENALTY_L / 2.0;
-    area_t pa = area_c(left ? -cx : cx, 0.0, SIM_REF_PENALTY_L, SIM_REF_PENALTY_W);
+    double cx = HALF_L - PITCH_PENALTY_L / 2.0;
+    area_t pa = area_c(left ? -cx : cx, 0.0, PITCH_PENALTY_L, PITCH_PENALTY_W);
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         sim_player_t *p = &w->pl[i];
         if (!p->sh.enabled || p->sh.side != opp)
@@ -267,7 +267,7 @@ void sim_ref_place_for_goal_kick(sim_world_t *w)
             continue;
         area_edge(&e, &x, &y);
         if (x * opp >= HALF_L) /* not behind the goal line: to the area's front edge */
-            x = (HALF_L - SIM_REF_PENALTY_L - sz) * opp;
+            x = (HALF_L - PITCH_PENALTY_L - sz) * opp;
         sim_ref_move_player(w, i, x, y, 0);
     }
 }

@@ -8,8 +8,8 @@
 #include "sim_ref.h"
 #include "playmode.h"
 
-#define HALF_L  (SIM_REF_PITCH_L / 2.0)
-#define HALF_W  (SIM_REF_PITCH_W / 2.0)
+#define HALF_L  (PITCH_LENGTH / 2.0)
+#define HALF_W  (PITCH_WIDTH / 2.0)
 
 static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf, id); }
 
@@ -18,7 +18,7 @@ static double cr(const sim_world_t *w, param_id_t id) { return conf_real(w->conf
 static int cross_goal_line(const sim_world_t *w, int side, double px, double py)
 {
     double bs = cr(w, SP_ball_size), x = w->ball.x, y = w->ball.y;
-    double post = cr(w, SP_goal_width) * 0.5 + SIM_REF_POST_R;
+    double post = cr(w, SP_goal_width) * 0.5 + PITCH_POST_R;
     if (px == x || fabs(x) <= HALF_L + bs || fabs(px) > HALF_L + bs || side * x >= 0.0)
         return 0;
     if (fabs(py) > post && fabs(px) > HALF_L)

@@ -31,16 +31,6 @@ static const sim_ref_part_t *const *parts(const sim_world_t *w)
     return t && t->parts ? t->parts : none;
 }
 
-int sim_referee_is_stoppage(int pm)
-{
-    return sim_ref_stoppage(pm);
-}
-
-int sim_referee_kick_allowed(int pm)
-{
-    return pm != PM_BEFORE_KICK_OFF && pm != PM_TIME_OVER && !sim_ref_stoppage(pm);
-}
-
 /* ---- play modes ------------------------------------------------------------------ */
 static int placement_side(int pm, int side)
 {

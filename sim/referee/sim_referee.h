@@ -51,8 +51,6 @@ void sim_referee_set_mode(sim_world_t *w, int pm);
 int  sim_referee_kick_off(sim_world_t *w);
 /* Called by the step after objects moved (and time advanced where it does). */
 void sim_referee_analyse(sim_world_t *w);
-int  sim_referee_is_stoppage(int pm);
-int  sim_referee_kick_allowed(int pm);
 /* A drop ball called from outside (monitor dispfoul with side 0): at (x, y) on the pitch,
  * drop_ball then play_on at once (not during a shoot-out). */
 void sim_referee_drop_ball(sim_world_t *w, double x, double y);

@@ -66,9 +66,9 @@ static void add_wind(sim_world_t *w, const mobj_t *o)
 /* the post of the quarter (x, y) lies in, grown by the object's size */
 static circ_t nearest_post(const sim_world_t *w, double x, double y, double size)
 {
-    double px = SIM_PITCH_L * 0.5 - SIM_POST_R;
-    double py = sim_cr(w, SP_goal_width) * 0.5 + SIM_POST_R;
-    circ_t c = { x > 0.0 ? px : -px, y > 0.0 ? py : -py, SIM_POST_R + size };
+    double px = PITCH_LENGTH * 0.5 - PITCH_POST_R;
+    double py = sim_cr(w, SP_goal_width) * 0.5 + PITCH_POST_R;
+    circ_t c = { x > 0.0 ? px : -px, y > 0.0 ? py : -py, PITCH_POST_R + size };
     return c;
 }
 

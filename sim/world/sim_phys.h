@@ -13,8 +13,6 @@
 
 #define SIM_EPS          1.0e-10         /* the reference's EPS */
 #define SIM_DEG2RAD      (M_PI / 180.0)
-#define SIM_PITCH_L      105.0
-#define SIM_POST_R       0.06            /* goal post radius */
 #define SIM_WIND_WEIGHT  10000.0
 
 static inline double sim_cr(const sim_world_t *w, param_id_t id)

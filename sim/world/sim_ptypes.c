@@ -18,7 +18,7 @@ static double p_(const conf_t *c, param_id_t id) { return conf_real(c, id); }
 /* v18 observation lengths and v19 noise rates: identical for every type */
 static void ptype_common(const conf_t *c, shm_ptype_sh_t *t)
 {
-    double diag = sqrt(105.0 * 105.0 + 68.0 * 68.0);
+    double diag = sqrt(PITCH_LENGTH * PITCH_LENGTH + PITCH_WIDTH * PITCH_WIDTH);
     t->unum_far_length = 20.0;
     t->unum_too_far_length = 40.0;
     t->team_far_length = diag;

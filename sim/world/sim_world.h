@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "conf.h"
+#include "pitch.h"
 #include "rng.h"
 #include "shm.h"
 #include "sim_ref_state.h"
@@ -35,15 +36,13 @@
 #define SIM_ST_FOUL_CHARGED    0x20000u
 #define SIM_ST_ILLEGAL_DEFENSE 0x100000u
 
-#define SIM_PITCH_HALF_L   52.5
-#define SIM_PITCH_HALF_W   34.0
 #define SIM_PENALTY_L      16.5
 #define SIM_PENALTY_HALF_W 20.16
 #define SIM_GOAL_WAIT      50      /* steps in goal_l/r before the kick-off */
 /* a command that places an object (player move, trainer move, monitor dispplayer and
  * dispfoul) keeps it on the pitch plus the reference's 5 m margin */
-#define SIM_PLACE_MAX_X    (SIM_PITCH_HALF_L + 5.0)
-#define SIM_PLACE_MAX_Y    (SIM_PITCH_HALF_W + 5.0)
+#define SIM_PLACE_MAX_X    (PITCH_HALF_L + 5.0)
+#define SIM_PLACE_MAX_Y    (PITCH_HALF_W + 5.0)
 
 typedef struct sim_ball {
     double x, y, vx, vy;            /* m, m/cycle */

@@ -1,7 +1,8 @@
 /* netgw.h -- the rcss-netgw process: one player/coach UDP gateway of N. Context (ngw_t)
- * built by netgw_main.c; sockets in netgw_udp.c; the init port (init, reconnect, dispinit
- * hand-over) in netgw_port.c; connected clients in netgw_client.c; what is sent every
- * cycle and on the see timer in netgw_cycle.c. The pure protocol is netgw_proto.h. */
+ * built by netgw_main.c; sockets in netgw_udp.c; each served client's own socket in
+ * netgw_conn.c; the init port (init, reconnect, dispinit hand-over) in netgw_port.c;
+ * the player sessions in netgw_client.c; what is sent every cycle and on the see timer
+ * in netgw_cycle.c. The pure protocol is netgw_proto.h. */
 #ifndef RCSS_NETGW_H
 #define RCSS_NETGW_H
 
@@ -111,6 +112,19 @@ typedef struct ngw_audio {
     double      prev_x[SHM_MAX_PLAYERS], prev_y[SHM_MAX_PLAYERS], prev_body[SHM_MAX_PLAYERS];
 } ngw_audio_t;
 
+/* What the client sockets (netgw_conn.c) hand up to the sessions; netgw_main.c sets it,
+ * so the connection layer calls nothing above it. */
+typedef struct ngw_ops {
+    /* one datagram (n > 0 bytes; buf has room for a NUL at n) of player / coach idx */
+    void (*player_datagram)(struct ngw *g, int idx, char *buf, size_t n);
+    void (*coach_datagram)(struct ngw *g, int idx, char *buf, size_t n);
+    /* 1 while coach idx waits for the sim: its socket is not read until the coach side
+     * resumes it (ngw_conn_resume) */
+    int  (*coach_waiting)(const struct ngw *g, int idx);
+    /* coach idx's port refused what was sent: it is gone */
+    void (*coach_gone)(struct ngw *g, int idx);
+} ngw_ops_t;
+
 typedef struct ngw {
     int                 index;     /* netgw index (slot in r->netgw[]) */
     shm_handle_t        shm;
@@ -122,6 +136,7 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
+    ngw_ops_t           ops;        /* the sessions the client sockets hand datagrams to */
     shm_gwloop_t        loop;       /* wake-ups from the sim, heartbeat, signals */
     shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
     int                 done_hint;  /* synch mode: a client still to send (done) */
@@ -175,12 +190,23 @@ int  ngw_zlib_inflate(int fd, const void *in, size_t n, void *out, size_t cap);
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from);
 
-/* ---- netgw_client.c ---- */
+/* ---- netgw_conn.c: each served client's own socket; the world served ---- */
 /* Serve client table entry idx from this process: open (or re-open on local_port) its
  * socket and register its read event. 0 or -1. */
-int  ngw_client_attach(ngw_t *g, int idx, int local_port);
+int  ngw_conn_attach(ngw_t *g, int idx, int local_port);
 /* Stop serving idx (socket closed); with release the table entry is freed too. */
-void ngw_client_detach(ngw_t *g, int idx, int release);
+void ngw_conn_detach(ngw_t *g, int idx, int release);
+/* Read coach idx's socket again after g->ops.coach_waiting stopped it. */
+void ngw_conn_resume(ngw_t *g, int idx);
+/* Drop clients whose entry was freed or handed to another gateway. */
+void ngw_conn_check_owner(ngw_t *g);
+/* A player joined, left or said what someone hears at once: the sim applies the players'
+ * part now (hdr.players_now, its semaphore), not at the next step. */
+void ngw_players_changed(ngw_t *g);
+/* Refresh g->snap from the region; 0 if a snapshot is available. */
+int  ngw_snap_refresh(ngw_t *g);
+
+/* ---- netgw_client.c: the player sessions ---- */
 /* Take back every ACTIVE entry whose owner_gw is this gateway (after a restart). */
 void ngw_client_takeover(ngw_t *g);
 /* The messages after a successful (init ...)/(reconnect ...): parameters, types. */
@@ -188,11 +214,9 @@ void ngw_client_send_params(ngw_t *g, int idx);
 /* One (decompressed) datagram of connected player idx: its commands, in order. text
  * is NUL-terminated at len. */
 void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);
-/* A player joined, left or said what someone hears at once: the sim applies the players'
- * part now (hdr.players_now, its semaphore), not at the next step. */
-void ngw_players_changed(ngw_t *g);
-/* Drop clients whose entry was freed or handed to another gateway. */
-void ngw_client_check_owner(ngw_t *g);
+/* One datagram on player idx's socket (g->ops.player_datagram): inflated if it asked for
+ * compression, then its commands. */
+void ngw_client_datagram(ngw_t *g, int idx, char *buf, size_t n);
 /* The raw text of a datagram from player idx, for the text log (a SHM_CMD_RAW record in
  * its ring), when server::text_logging is on. */
 void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len);
@@ -208,8 +232,10 @@ void ngw_trainer_command(ngw_t *g, int idx, const char *text);
 void ngw_olcoach_command(ngw_t *g, int idx, const char *text);
 
 /* ---- netgw_coach.c: what both coach kinds share ---- */
-/* A datagram on a coach's own socket (from netgw_client.c). */
+/* A datagram on a coach's own socket (g->ops.coach_datagram). */
 void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n);
+/* 1 while coach idx waits for the sim to apply a record (g->ops.coach_waiting). */
+int  ngw_coach_waiting(const ngw_t *g, int idx);
 /* Take the coach entry idx under the table lock for a client at from, open its socket.
  * 0, or -1 with *err the reply. */
 int  ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
@@ -274,7 +300,5 @@ void ngw_cycle_wake(ngw_t *g);
 void ngw_cycle_tick(ngw_t *g);
 /* Build and send a sense_body for idx from the newest snapshot. */
 void ngw_cycle_sense_body(ngw_t *g, int idx);
-/* Refresh g->snap from the region; 0 if a snapshot is available. */
-int  ngw_cycle_refresh(ngw_t *g);
 
 #endif

@@ -190,7 +190,7 @@ void ngw_olcoach_command(ngw_t *g, int idx, const char *text)
                         &g->coach.clang, cmd);
     if (ngw_coach_common(g, idx, cmd))
         return;
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     shm_cmd_sh_t rec;
     memset(&rec, 0, sizeof rec);
     switch (cmd->kind) {
@@ -230,7 +230,7 @@ static void olcoach_welcome(ngw_t *g, int idx)
 {
     shm_client_sh_t *e = &g->r->client[idx];
     ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
-    if (e->version < 8.0 || ngw_cycle_refresh(g) < 0)
+    if (e->version < 8.0 || ngw_snap_refresh(g) < 0)
         return;
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_client_sh_t *p = &g->r->client[i];

@@ -206,11 +206,14 @@ void ngw_players_changed(ngw_t *g);
 /* Refresh g->snap from the region; 0 if a snapshot is available. */
 int  ngw_snap_refresh(ngw_t *g);
 
+/* ---- netgw_params.c ---- */
+/* The messages after a successful (init ...)/(reconnect ...) of a player or a coach:
+ * parameters, types. */
+void ngw_params_send(ngw_t *g, int idx);
+
 /* ---- netgw_client.c: the player sessions ---- */
 /* Take back every ACTIVE entry whose owner_gw is this gateway (after a restart). */
 void ngw_client_takeover(ngw_t *g);
-/* The messages after a successful (init ...)/(reconnect ...): parameters, types. */
-void ngw_client_send_params(ngw_t *g, int idx);
 /* One (decompressed) datagram of connected player idx: its commands, in order. text
  * is NUL-terminated at len. */
 void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);

@@ -8,7 +8,6 @@
 #include "log.h"
 #include "netgw.h"
 #include "netgw_proto.h"
-#include "param_msg.h"
 
 static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
 {
@@ -237,41 +236,4 @@ void ngw_client_takeover(ngw_t *g)
         ngw_audio_reset(g, idx);
         log_info("took client %d back on port %d", idx, e->local_port);
     }
-}
-
-/* change_player_type lines for every player whose type is not the default */
-static void client_send_types_in_use(ngw_t *g, int idx)
-{
-    const shm_client_sh_t *e = &g->r->client[idx];
-    if (ngw_snap_refresh(g) < 0)
-        return;
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        const shm_player_sh_t *p = &g->snap.player[i];
-        if (!p->enabled || p->type == 0)
-            continue;
-        char msg[64];
-        if (p->side == e->side)
-            snprintf(msg, sizeof msg, "(change_player_type %d %d)", p->unum, p->type);
-        else
-            snprintf(msg, sizeof msg, "(change_player_type %d)", p->unum);
-        ngw_udp_send(g->cl[idx].fd, msg);
-    }
-}
-
-void ngw_client_send_params(ngw_t *g, int idx)
-{
-    const shm_client_sh_t *e = &g->r->client[idx];
-    int fd = g->cl[idx].fd;
-    if (e->version < 7.0)
-        return;
-    if (param_msg_server(&g->conf, e->version, g->out, sizeof g->out) > 0)
-        ngw_udp_send(fd, g->out);
-    if (param_msg_player(&g->conf, e->version, g->out, sizeof g->out) > 0)
-        ngw_udp_send(fd, g->out);
-    for (uint32_t t = 0; t < g->r->ptypes.count && t < SHM_MAX_PTYPES; t++) {
-        if (param_msg_type(&g->r->ptypes.type[t], (int)t, e->version, g->out, sizeof g->out) > 0)
-            ngw_udp_send(fd, g->out);
-    }
-    if (e->kind != CLIENT_KIND_TRAINER) /* the trainer gets no list of changed players */
-        client_send_types_in_use(g, idx);
 }

@@ -344,7 +344,7 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     else
         snprintf(msg, sizeof msg, "(init ok)");
     ngw_coach_send(g, idx, msg);
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     olcoach_welcome(g, idx);
     olcoach_include(g, idx);
     ngw_coach_log(g, idx, text);

@@ -318,7 +318,7 @@ static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
     else /* with server::reconnect_token: (init l 1 before_kick_off (token HEX)) */
         snprintf(msg, sizeof msg, "(init %c %d %s%s)", side, e->unum, port_playmode(g), tok);
     ngw_udp_send(g->cl[idx].fd, msg);
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     if (!pi->reconnect && e->synch_see)
         ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
     const char *team = g->r->team[idx / SHM_TEAM_SIZE].name;

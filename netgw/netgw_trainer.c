@@ -178,7 +178,7 @@ void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         return;
     }
     ngw_coach_send(g, idx, "(init ok)");
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     ngw_coach_log(g, idx, text);
     log_stdout("A new (v%g) offline coach connected", version);
     log_debug("trainer on port %d", e->local_port);

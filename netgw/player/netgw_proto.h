@@ -68,7 +68,7 @@ int proto_hear_pick(const int *speaker, int n, int focus, rng_t *rng);
 /* the capacity after one step: + hear_inc, at most hear_max */
 int proto_hear_refill(int cap, int hear_inc, int hear_max);
 
-/* ---- player datagrams (netgw_cmd.c) ---- */
+/* ---- player datagrams (netgw_playercmd.c) ---- */
 #define PROTO_MAX_ITEMS    128     /* commands kept from one datagram (the rest is dropped) */
 #define PROTO_REPLY_LEN    256
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 
 static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)

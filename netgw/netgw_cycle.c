@@ -17,6 +17,9 @@
 #include <event2/event.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 
 #define CYCLE_MAX_BEHIND  2

@@ -13,6 +13,8 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 
 #define PORT_READS_PER_EVENT 64
 #define PORT_RECV_BATCH      16

@@ -12,6 +12,9 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 #include "playmode.h"
 

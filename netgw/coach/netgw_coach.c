@@ -9,6 +9,8 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 
 #define E_FAILED "(error connection_failed)"
 

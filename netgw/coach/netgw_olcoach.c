@@ -9,6 +9,9 @@
 #include <string.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "playmode.h"
 
 #define E_INIT_PORT "(error only_init_allowed_on_init_port)"

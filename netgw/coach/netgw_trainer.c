@@ -12,6 +12,9 @@
 #include <string.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 
 #define E_NO_COACH_MODE "(error connected_offline_coach_without_coach_mode)"
 #define E_INIT_PORT     "(error only_init_allowed_on_init_port)"

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_conn.h"
 
 #define CONN_READS_PER_EVENT 64
 #define CONN_RECV_BATCH      8

@@ -5,6 +5,8 @@
  * default. */
 #include <stdio.h>
 #include "netgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "param_msg.h"
 
 /* change_player_type lines for every player whose type is not the default */

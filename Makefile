@@ -41,7 +41,13 @@ SHM_SRC    := $(wildcard shm/*.c)
 SIM_DIRS   := sim sim/referee sim/world
 SIM_SRC    := $(filter-out sim/sim_main.c, $(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c)))
 SIM_INC    := $(addprefix -I,$(SIM_DIRS))
-NETGW_SRC  := $(filter-out netgw/netgw_main.c, $(wildcard netgw/*.c))
+# netgw/: the process (main, init port, cycle, player sessions) over its layers (coach:
+# the coach side, player: the player protocol, clang: the coach language, conn: the
+# client connections); netgw/3d is the 3D server's own gateway (below)
+NGW_DIRS   := coach player clang conn
+NETGW_SRC  := $(filter-out netgw/netgw_main.c, \
+                $(wildcard netgw/*.c $(foreach d,$(NGW_DIRS),netgw/$(d)/*.c)))
+NGW_INC    := -Inetgw $(addprefix -Inetgw/,$(NGW_DIRS))
 # monitorgw/: one folder per program (gateway, recorder, logplayer) over the shared
 # layers (proto: the monitor encoders, rcg: the game log both ways, web: the page and its
 # event stream); one library of everything but the mains, each program links what it uses
@@ -116,6 +122,8 @@ $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 $(LIBSHM): $(call obj,$(SHM_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNETGW): $(call obj,$(NETGW_SRC))
+# the netgw folders include each other's headers (calls go downwards only: netgw/README.md)
+$(call obj,$(NETGW_SRC) netgw/netgw_main.c): CFLAGS += $(NGW_INC)
 $(LIBMGW): $(call obj,$(MGW_SRC))
 # the browser page is assembled into mgw_page.o (.incbin)
 $(BUILD)/obj/monitorgw/web/mgw_page.o: monitorgw/web/mgw_page.html
@@ -149,12 +157,12 @@ $(PROGS):
 $(BUILD)/obj/sim/sim_%.o $(BUILD)/obj/sim/referee/%.o $(BUILD)/obj/sim/world/%.o: \
     CFLAGS += $(SIM_INC)
 # tests may include their module's private headers
-$(BUILD)/obj/test/netgw/%.o: CFLAGS += -Inetgw
+$(BUILD)/obj/test/netgw/%.o: CFLAGS += $(NGW_INC)
 $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/sim/%.o: CFLAGS += $(SIM_INC)
 $(BUILD)/obj/test/e2e/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/clients/demoteam
-$(BUILD)/obj/test/fuzz/%.o: CFLAGS += -Inetgw $(MGW_INC) $(SIM_INC)
+$(BUILD)/obj/test/fuzz/%.o: CFLAGS += $(NGW_INC) $(MGW_INC) $(SIM_INC)
 
 # a unit test binary links its directory's library (if any) plus shm and common
 testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))
@@ -219,6 +227,7 @@ test: deps
 conf-check: all
 	@scripts/check-units.sh $(BUILD)/bin
 	@scripts/check-install.sh $(BUILD)
+	@scripts/check-layers.sh $(BUILD)
 
 # the call graph between source files: no loop across a folder, none of over 3 files
 layers: all

@@ -1,7 +1,11 @@
-/* netgw.h -- the rcss-netgw process: one player/coach UDP gateway of N. Context (ngw_t)
- * built by netgw_main.c; sockets in netgw_udp.c; the init port (init, reconnect, dispinit
- * hand-over) in netgw_port.c; connected clients in netgw_client.c; what is sent every
- * cycle and on the see timer in netgw_cycle.c. The pure protocol is netgw_proto.h. */
+/* netgw.h -- the rcss-netgw process: one player/coach UDP gateway of N (netgw/README.md).
+ * The gateway context (ngw_t) built by netgw_main.c: what every layer keeps, the one
+ * type they all share; calls go downwards only. Declared here: the process's own files,
+ * the init port (init, reconnect, dispinit hand-over) in netgw_port.c, the player
+ * sessions in netgw_client.c, what is sent every cycle and on the see timer in
+ * netgw_cycle.c. Each layer declares its functions in its folder: conn/netgw_conn.h,
+ * player/netgw_playergw.h and netgw_proto.h, coach/netgw_coachgw.h and netgw_coach.h,
+ * clang/clang.h. */
 #ifndef RCSS_NETGW_H
 #define RCSS_NETGW_H
 
@@ -10,6 +14,7 @@
 #include <sys/socket.h>
 #include "conf.h"
 #include "netgw_coach.h"
+#include "netgw_conn.h"
 #include "rng.h"
 #include "shm.h"
 #include "shm_gwloop.h"
@@ -18,8 +23,6 @@
 struct event_base;
 struct event;
 
-#define NGW_DGRAM_MAX     8192      /* largest datagram read from a client */
-#define NGW_SEND_MAX      16384     /* largest message built for a client */
 #define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
 #define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
 #define NGW_COACH_WAIT_NS 1000000000LL /* longest wait for the sim to apply a coach's record */
@@ -122,6 +125,7 @@ typedef struct ngw {
     ngw_port_t          port[3];
     int                 nports;
     ngw_client_t        cl[SHM_MAX_CLIENTS];
+    ngw_ops_t           ops;        /* the sessions the client sockets hand datagrams to */
     shm_gwloop_t        loop;       /* wake-ups from the sim, heartbeat, signals */
     shm_wake_t          wake;       /* to wake monitorgw (monitor hand-over) */
     int                 done_hint;  /* synch mode: a client still to send (done) */
@@ -141,130 +145,24 @@ typedef struct ngw {
     ngw_audio_t         audio;      /* what players hear (netgw_audio.c) */
 } ngw_t;
 
-/* ---- netgw_udp.c (sockets: common/net.h) ---- */
-/* Send text with its terminating NUL on a connected socket / to an address.
- * A full socket buffer drops the datagram (never blocks). */
-void ngw_udp_send(int fd, const char *text);
-/* The same with the length of text (without its NUL) known. */
-void ngw_udp_send_len(int fd, const char *text, size_t len);
-void ngw_udp_sendto(int fd, const struct sockaddr_storage *to, const char *text);
-/* n bytes as they are (already compressed), like ngw_udp_send. */
-void ngw_udp_send_raw(int fd, const void *data, size_t n);
-/* Between begin and end, sends on client sockets are queued; end (and flush, which
- * keeps the batch open) gives each socket its queue in one sendmmsg, in order. */
-void ngw_udp_batch_begin(void);
-void ngw_udp_batch_flush(void);
-void ngw_udp_batch_end(void);
-/* Address <-> client-table fields. */
-void ngw_addr_to_entry(const struct sockaddr_storage *a, shm_client_sh_t *e);
-void ngw_entry_to_addr(const shm_client_sh_t *e, struct sockaddr_storage *a);
-int  ngw_addr_equal_entry(const struct sockaddr_storage *a, const shm_client_sh_t *e);
-
-/* ---- netgw_zlib.c: (compression N) per client socket ---- */
-/* level 0..9 on, -1 off; 0 or -1 (no room for the socket, zlib failure). */
-int  ngw_zlib_set(int fd, int level);
-int  ngw_zlib_level(int fd);          /* -1 off */
-void ngw_zlib_forget(int fd);         /* before the socket is closed */
-/* One datagram to / from the client: length, or -1 (off, failure, garbage). */
-int  ngw_zlib_deflate(int fd, const void *in, size_t n, void *out, size_t cap);
-int  ngw_zlib_inflate(int fd, const void *in, size_t n, void *out, size_t cap);
-
 /* ---- netgw_port.c ---- */
 /* A datagram on a shared port: player init/reconnect, dispinit hand-over, errors.
  * text is NUL-terminated at len. */
 void ngw_port_datagram(ngw_t *g, ngw_port_t *p, char *text, size_t len,
                        const struct sockaddr_storage *from);
 
-/* ---- netgw_client.c ---- */
-/* Serve client table entry idx from this process: open (or re-open on local_port) its
- * socket and register its read event. 0 or -1. */
-int  ngw_client_attach(ngw_t *g, int idx, int local_port);
-/* Stop serving idx (socket closed); with release the table entry is freed too. */
-void ngw_client_detach(ngw_t *g, int idx, int release);
+/* ---- netgw_client.c: the player sessions ---- */
 /* Take back every ACTIVE entry whose owner_gw is this gateway (after a restart). */
 void ngw_client_takeover(ngw_t *g);
-/* The messages after a successful (init ...)/(reconnect ...): parameters, types. */
-void ngw_client_send_params(ngw_t *g, int idx);
 /* One (decompressed) datagram of connected player idx: its commands, in order. text
  * is NUL-terminated at len. */
 void ngw_client_command(ngw_t *g, int idx, char *text, size_t len);
-/* A player joined, left or said what someone hears at once: the sim applies the players'
- * part now (hdr.players_now, its semaphore), not at the next step. */
-void ngw_players_changed(ngw_t *g);
-/* Drop clients whose entry was freed or handed to another gateway. */
-void ngw_client_check_owner(ngw_t *g);
+/* One datagram on player idx's socket (g->ops.player_datagram): inflated if it asked for
+ * compression, then its commands. */
+void ngw_client_datagram(ngw_t *g, int idx, char *buf, size_t n);
 /* The raw text of a datagram from player idx, for the text log (a SHM_CMD_RAW record in
  * its ring), when server::text_logging is on. */
 void ngw_client_log(ngw_t *g, int idx, const char *text, size_t len);
-
-/* ---- netgw_trainer.c, netgw_olcoach.c: the coach ports and sessions ---- */
-/* A datagram on the trainer / online-coach port: init, or the reference's errors. */
-void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
-                      const struct sockaddr_storage *from);
-void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
-                      const struct sockaddr_storage *from);
-/* One command of the connected trainer / online coach (text NUL-terminated). */
-void ngw_trainer_command(ngw_t *g, int idx, const char *text);
-void ngw_olcoach_command(ngw_t *g, int idx, const char *text);
-
-/* ---- netgw_coach.c: what both coach kinds share ---- */
-/* A datagram on a coach's own socket (from netgw_client.c). */
-void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n);
-/* Take the coach entry idx under the table lock for a client at from, open its socket.
- * 0, or -1 with *err the reply. */
-int  ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
-                    const struct sockaddr_storage *from, const char **err);
-/* A record (with a text, possibly long) into coach idx's ring; -1 if it is full. */
-int  ngw_coach_push(ngw_t *g, int idx, shm_cmd_sh_t *c, const char *text, size_t len);
-/* The raw datagram for the text log. */
-void ngw_coach_log(ngw_t *g, int idx, const char *text);
-/* Coach idx left: its (bye), or its socket refused (the client is gone). Says so on
- * stdout as the reference ("An online coach disconnected : (TEAM NAME)", "An offline coach
- * disconnected") and frees its place. */
-void ngw_coach_gone(ngw_t *g, int idx);
-/* look, team_names, check_ball, eye, done, compression: 1 if handled. */
-int  ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd);
-/* Send on coach idx's socket. While one of its datagrams is handled after a record
- * went to the sim, the reply waits for the sim's acknowledgement (ngw_coach_ack). */
-void ngw_coach_send(ngw_t *g, int idx, const char *msg);
-/* An SHM_EV_ACK for coach ring idx up to pos: the replies waiting for it go out, and
- * once nothing waits its socket is read again. */
-void ngw_coach_ack(ngw_t *g, int idx, uint32_t pos);
-/* Heartbeat: a coach waiting longer than NGW_COACH_WAIT_NS gets its replies anyway. */
-void ngw_coach_wait_check(ngw_t *g);
-
-/* ---- netgw_coachzip.c: (compression N) for coaches ---- */
-/* Send msg (with its NUL) to coach idx as one zlib stream at its level. */
-void ngw_coach_zip_send(ngw_t *g, int idx, const char *msg);
-/* Inflate one datagram of a compressing coach into out (NUL-terminated); its length,
- * or -1 if it is not a zlib stream (the reference then ignores it). */
-long ngw_coach_unzip(ngw_t *g, const char *in, size_t n, char *out, size_t cap);
-/* Free coach idx's deflate stream (a new session, or the gateway ending). */
-void ngw_coach_zip_free(ngw_t *g, int idx);
-
-/* ---- netgw_coachcycle.c: coach traffic per event and per cycle ---- */
-/* Every event read with a snapshot (from netgw_cycle.c): replies, notices and hears
- * for the coaches and players this gateway serves. */
-void ngw_coach_event(ngw_t *g, const shm_event_sh_t *ev);
-/* Once per step: play-on bookkeeping and clang-version notices for coaches. */
-void ngw_coach_step(ngw_t *g);
-/* A coach-visual poll: see_global to every coach with its eye on. */
-void ngw_coach_visual(ngw_t *g);
-/* Synch mode, the (think) poll: (think) to every coach with its eye on. */
-void ngw_coach_think(ngw_t *g);
-
-/* ---- netgw_audio.c: what players hear, player replies from the sim ---- */
-/* Every event read with a snapshot, in order: referee messages and v1-v7 hears at once,
- * v8+ says and coach/trainer says cached for the next cycle, the sim's player replies. */
-void ngw_audio_event(ngw_t *g, const shm_event_sh_t *ev);
-/* Once per snapshot after its events: hear capacities refilled. */
-void ngw_audio_step(ngw_t *g);
-/* Right after player idx's sense_body (and fullstate): its cached messages, v8+. */
-void ngw_audio_release(ngw_t *g, int idx);
-/* After every player was served: cached coach says dropped, positions remembered. */
-void ngw_audio_end_step(ngw_t *g);
-/* A new client at idx: full capacity, nothing cached. */
-void ngw_audio_reset(ngw_t *g, int idx);
 
 /* ---- netgw_cycle.c ---- */
 /* Wake-up from the sim: every step published since the last (the rest of the served
@@ -274,7 +172,5 @@ void ngw_cycle_wake(ngw_t *g);
 void ngw_cycle_tick(ngw_t *g);
 /* Build and send a sense_body for idx from the newest snapshot. */
 void ngw_cycle_sense_body(ngw_t *g, int idx);
-/* Refresh g->snap from the region; 0 if a snapshot is available. */
-int  ngw_cycle_refresh(ngw_t *g);
 
 #endif

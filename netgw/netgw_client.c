@@ -1,21 +1,15 @@
-/* netgw_client.c -- clients this gateway serves: each has its own socket connected to the
- * client (so no other address can act for it); its datagrams are parsed by
+/* netgw_client.c -- the player sessions: a connected player's datagrams (their socket
+ * is netgw_conn.c's) inflated if it asked for compression and parsed by
  * proto_parse_player into command records for the sim's ring, client-table settings
- * (view mode, ear, synch see) and immediate replies. Also the parameter messages after
- * init and the takeover of a dead gateway's clients on their old ports. */
-#include <errno.h>
+ * (view mode, ear, synch see) and immediate replies; and the takeover of a dead
+ * gateway's clients on their old ports. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include <event2/event.h>
 #include "log.h"
-#include "net.h"
 #include "netgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
-#include "param_msg.h"
-
-#define CLIENT_READS_PER_EVENT 64
-#define CLIENT_RECV_BATCH      8
 
 static void client_push(ngw_t *g, int idx, shm_cmd_sh_t *c)
 {
@@ -44,7 +38,7 @@ static void client_send(ngw_t *g, int idx, const char *msg)
 static void client_score(ngw_t *g, int idx)
 {
     const shm_client_sh_t *e = &g->r->client[idx];
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     int ours = e->side == SHM_SIDE_LEFT ? 0 : 1;
     char msg[64];
     /* the opponents' score only once they have a name, as the reference */
@@ -177,7 +171,7 @@ static int client_item(ngw_t *g, int idx, proto_item_t *it)
     case PROTO_IT_EAR:          client_ear(e, it); break;
     case PROTO_IT_BYE: /* the sim says "A player disconnected" when it takes him off */
         log_debug("%s %d left", g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, e->unum);
-        ngw_client_detach(g, idx, 1);
+        ngw_conn_detach(g, idx, 1);
         return 1;
     default:
         break;
@@ -213,8 +207,7 @@ void ngw_client_command(ngw_t *g, int idx, char *text, size_t len)
         client_done(g, idx);
 }
 
-/* one datagram from a connected player: inflated if it asked for compression */
-static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
+void ngw_client_datagram(ngw_t *g, int idx, char *buf, size_t n)
 {
     static char plain[NGW_DGRAM_MAX + 1];
     int fd = g->cl[idx].fd;
@@ -231,189 +224,18 @@ static void client_datagram(ngw_t *g, int idx, char *buf, size_t n)
     ngw_client_command(g, idx, buf, strnlen(buf, n));
 }
 
-/* What is queued on a client's socket, CLIENT_RECV_BATCH datagrams per system call
- * (usually the one (done) of the cycle, without a second call to find the queue
- * empty: a datagram arriving later makes the socket readable again). */
-static void client_on_read(evutil_socket_t fd, short what, void *arg)
-{
-    ngw_client_t *c = arg;
-    ngw_t *g = c->g;
-    static char buf[CLIENT_RECV_BATCH][NGW_DGRAM_MAX + 1];
-    static struct mmsghdr m[CLIENT_RECV_BATCH];
-    static struct iovec iov[CLIENT_RECV_BATCH];
-    (void)what;
-    int coach = c->idx >= SHM_COACH_TRAINER;
-    /* a coach's datagrams one at a time: after one whose command went to the sim, the
-     * rest stay queued until the sim applied it (ngw_coach_ack) */
-    int batch = coach ? 1 : CLIENT_RECV_BATCH;
-    for (int i = 0; i < CLIENT_READS_PER_EVENT && c->used; i += batch) {
-        for (int k = 0; k < batch; k++) {
-            iov[k] = (struct iovec){ buf[k], NGW_DGRAM_MAX };
-            m[k].msg_hdr = (struct msghdr){ .msg_iov = &iov[k], .msg_iovlen = 1 };
-        }
-        int got = recvmmsg(fd, m, (unsigned)batch, MSG_DONTWAIT, NULL);
-        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return;
-        if (got < 0 && errno == ECONNREFUSED) {
-            /* the client went away (its port refused what we sent): the reference closes
-             * it; a coach frees its place, a player leaves the field as after a (bye)
-             * (the sim says "A player disconnected") and may come back with (reconnect) */
-            if (coach) {
-                ngw_coach_gone(g, c->idx);
-            } else {
-                log_debug("player %d is gone (its port refused)", c->idx);
-                ngw_client_detach(g, c->idx, 1);
-            }
-            return;
-        }
-        if (got < 0)
-            continue;
-        for (int k = 0; k < got && c->used; k++) {
-            size_t n = m[k].msg_len;
-            if (n == 0)
-                continue;
-            if (coach)
-                ngw_coach_datagram(g, c->idx, buf[k], n);
-            else
-                client_datagram(g, c->idx, buf[k], n);
-        }
-        if (coach && c->used && g->coach.c[c->idx - SHM_COACH_TRAINER].waiting) {
-            event_del(c->ev);
-            return;
-        }
-        if (got < batch)
-            return; /* the queue was empty */
-    }
-}
-
-int ngw_client_attach(ngw_t *g, int idx, int local_port)
-{
-    shm_client_sh_t *e = &g->r->client[idx];
-    ngw_client_t *c = &g->cl[idx];
-    struct sockaddr_storage peer;
-    char err[256];
-    if (c->used)
-        ngw_client_detach(g, idx, 0);
-    ngw_entry_to_addr(e, &peer);
-    int fd = net_udp_connected(conf_str(&g->conf, SP_bind_address), local_port, &peer, err,
-                            sizeof err);
-    if (fd < 0) {
-        log_warn("client %d: %s", idx, err);
-        return -1;
-    }
-    c->ev = event_new(g->base, fd, EV_READ | EV_PERSIST, client_on_read, c);
-    if (!c->ev || event_add(c->ev, NULL) < 0) {
-        if (c->ev)
-            event_free(c->ev);
-        c->ev = NULL;
-        close(fd);
-        return -1;
-    }
-    c->g = g;
-    c->used = 1;
-    c->idx = idx;
-    c->fd = fd;
-    c->generation = e->generation;
-    c->see_count = 0;
-    c->since_step = atomic_load(&g->r->hdr.published);
-    ngw_audio_reset(g, idx);
-    if (e->kind == CLIENT_KIND_PLAYER && e->compression > 0)  /* taken back after a restart */
-        ngw_zlib_set(fd, e->compression - 1);
-    return 0;
-}
-
-void ngw_client_detach(ngw_t *g, int idx, int release)
-{
-    ngw_client_t *c = &g->cl[idx];
-    if (c->used) {
-        ngw_udp_batch_flush(); /* what was queued for it goes out before the close */
-        if (c->ev)
-            event_free(c->ev);
-        ngw_zlib_forget(c->fd);
-        close(c->fd);
-    }
-    memset(c, 0, sizeof *c);
-    c->idx = idx;
-    c->fd = -1;
-    if (release && shm_table_lock(g->r) == 0) {
-        shm_client_sh_t *e = &g->r->client[idx];
-        if (e->owner_gw == g->index)
-            atomic_store_explicit(&e->state, CLIENT_ST_FREE, memory_order_release);
-        shm_table_unlock(g->r);
-        if (idx < SHM_MAX_PLAYERS)
-            ngw_players_changed(g); /* off the field at once; the sim stops waiting */
-        else
-            shm_sem_post(&g->r->hdr.done_sem); /* in synch mode the sim stops waiting */
-    }
-}
-
-void ngw_players_changed(ngw_t *g)
-{
-    atomic_store_explicit(&g->r->hdr.players_now, 1, memory_order_release);
-    shm_sem_post(&g->r->hdr.done_sem);
-}
-
 void ngw_client_takeover(ngw_t *g)
 {
     for (int idx = 0; idx < SHM_MAX_CLIENTS; idx++) {
         shm_client_sh_t *e = &g->r->client[idx];
         if (atomic_load(&e->state) != CLIENT_ST_ACTIVE || e->owner_gw != g->index)
             continue;
-        if (ngw_client_attach(g, idx, e->local_port) < 0) {
+        if (ngw_conn_attach(g, idx, e->local_port) < 0) {
             log_warn("cannot take client %d back on port %d; dropping it", idx, e->local_port);
-            ngw_client_detach(g, idx, 1);
+            ngw_conn_detach(g, idx, 1);
             continue;
         }
+        ngw_audio_reset(g, idx);
         log_info("took client %d back on port %d", idx, e->local_port);
     }
-}
-
-void ngw_client_check_owner(ngw_t *g)
-{
-    for (int idx = 0; idx < SHM_MAX_CLIENTS; idx++) {
-        ngw_client_t *c = &g->cl[idx];
-        if (!c->used)
-            continue;
-        const shm_client_sh_t *e = &g->r->client[idx];
-        if (atomic_load(&e->state) != CLIENT_ST_ACTIVE || e->owner_gw != g->index
-            || e->generation != c->generation)
-            ngw_client_detach(g, idx, 0);
-    }
-}
-
-/* change_player_type lines for every player whose type is not the default */
-static void client_send_types_in_use(ngw_t *g, int idx)
-{
-    const shm_client_sh_t *e = &g->r->client[idx];
-    if (ngw_cycle_refresh(g) < 0)
-        return;
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
-        const shm_player_sh_t *p = &g->snap.player[i];
-        if (!p->enabled || p->type == 0)
-            continue;
-        char msg[64];
-        if (p->side == e->side)
-            snprintf(msg, sizeof msg, "(change_player_type %d %d)", p->unum, p->type);
-        else
-            snprintf(msg, sizeof msg, "(change_player_type %d)", p->unum);
-        ngw_udp_send(g->cl[idx].fd, msg);
-    }
-}
-
-void ngw_client_send_params(ngw_t *g, int idx)
-{
-    const shm_client_sh_t *e = &g->r->client[idx];
-    int fd = g->cl[idx].fd;
-    if (e->version < 7.0)
-        return;
-    if (param_msg_server(&g->conf, e->version, g->out, sizeof g->out) > 0)
-        ngw_udp_send(fd, g->out);
-    if (param_msg_player(&g->conf, e->version, g->out, sizeof g->out) > 0)
-        ngw_udp_send(fd, g->out);
-    for (uint32_t t = 0; t < g->r->ptypes.count && t < SHM_MAX_PTYPES; t++) {
-        if (param_msg_type(&g->r->ptypes.type[t], (int)t, e->version, g->out, sizeof g->out) > 0)
-            ngw_udp_send(fd, g->out);
-    }
-    if (e->kind != CLIENT_KIND_TRAINER) /* the trainer gets no list of changed players */
-        client_send_types_in_use(g, idx);
 }

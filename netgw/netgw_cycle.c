@@ -17,22 +17,14 @@
 #include <event2/event.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 
 #define CYCLE_MAX_BEHIND  2
 #define POLL_NS           ((int64_t)TGRID_POLL_MS * 1000000LL)
 #define SENSOR_MARKS      (TGRID_SENSE | TGRID_SEE | TGRID_SYNCH_SEE | TGRID_COACH | TGRID_THINK)
-
-int ngw_cycle_refresh(ngw_t *g)
-{
-    if (g->have_snap)
-        return 0;
-    if (atomic_load_explicit(&g->r->hdr.published, memory_order_acquire) == 0
-        || shm_snap_read_latest(g->r, &g->snap) == 0)
-        return -1;
-    g->have_snap = 1;
-    return 0;
-}
 
 static int cycle_is_player(const ngw_t *g, int idx)
 {
@@ -42,7 +34,7 @@ static int cycle_is_player(const ngw_t *g, int idx)
 
 void ngw_cycle_sense_body(ngw_t *g, int idx)
 {
-    if (idx >= SHM_MAX_PLAYERS || ngw_cycle_refresh(g) < 0)
+    if (idx >= SHM_MAX_PLAYERS || ngw_snap_refresh(g) < 0)
         return;
     int n = proto_sense_body(&g->snap, idx, &g->r->client[idx], &g->conf, g->out, sizeof g->out);
     if (n > 0)
@@ -233,7 +225,7 @@ static void cycle_red_cards(ngw_t *g)
         if (!cycle_is_player(g, idx) || p->card != 2 || p->enabled)
             continue;
         log_info("%s %d sent off", g->snap.team[idx / SHM_TEAM_SIZE], idx % SHM_TEAM_SIZE + 1);
-        ngw_client_detach(g, idx, 1);
+        ngw_conn_detach(g, idx, 1);
     }
 }
 
@@ -298,7 +290,7 @@ static void cycle_live(ngw_t *g)
 
 void ngw_cycle_wake(ngw_t *g)
 {
-    ngw_client_check_owner(g);
+    ngw_conn_check_owner(g);
     ngw_udp_batch_begin(); /* each client's messages of the cycle in one system call */
     cycle_live(g); /* what happened between the steps comes before the next step */
     shm_snap_follow(g->r, &g->last_step, CYCLE_MAX_BEHIND, &g->incoming, &g->self->resets,

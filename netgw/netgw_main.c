@@ -13,6 +13,8 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 
 #define PORT_READS_PER_EVENT 64
 #define PORT_RECV_BATCH      16
@@ -125,6 +127,11 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
     g->wake.fd = -1;
     g->done_hint = -1;
     g->coach.replying = -1;
+    /* the sessions the client sockets (netgw_conn.c) hand their datagrams to */
+    g->ops = (ngw_ops_t){ .player_datagram = ngw_client_datagram,
+                          .coach_datagram = ngw_coach_datagram,
+                          .coach_waiting = ngw_coach_waiting,
+                          .coach_gone = ngw_coach_gone };
     for (int i = 0; i < SHM_MAX_CLIENTS; i++) {
         g->cl[i].idx = i;
         g->cl[i].fd = -1;
@@ -170,7 +177,7 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
      * newest snapshot */
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm_event_head(g->r);
-    if (ngw_cycle_refresh(g) == 0)
+    if (ngw_snap_refresh(g) == 0)
         g->served_step = g->snap.step;
     ngw_client_takeover(g);
     if (start_events(g) < 0) {
@@ -186,7 +193,7 @@ static void ngw_stop(ngw_t *g)
     shm_gwloop_stop(&g->loop);
     shm_wake_close(&g->wake);
     for (int i = 0; i < SHM_MAX_CLIENTS; i++)
-        ngw_client_detach(g, i, 0);
+        ngw_conn_detach(g, i, 0);
     for (int i = 0; i < g->nports; i++) {
         if (g->port[i].ev)
             event_free(g->port[i].ev);

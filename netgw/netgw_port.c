@@ -12,6 +12,9 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 #include "playmode.h"
 
@@ -99,7 +102,7 @@ static int port_next_slot(const shm_region_sh_t *r, int k)
 
 static const char *port_playmode(ngw_t *g)
 {
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     const char *n = playmode_name(g->snap.play_mode);
     return n[0] ? n : "before_kick_off";
 }
@@ -143,8 +146,9 @@ static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int sy
         memset(e->reconnect_token, 0, sizeof e->reconnect_token); /* no token: address only */
     /* done_step: a new client is counted in synch mode from the next step on */
     atomic_store(&e->done_step, atomic_load(&r->hdr.published));
-    if (ngw_client_attach(g, idx, 0) < 0)
+    if (ngw_conn_attach(g, idx, 0) < 0)
         return -1;
+    ngw_audio_reset(g, idx);
     e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
     port_wake_synch(g);
@@ -172,7 +176,7 @@ static int port_take_slot(ngw_t *g, const proto_init_t *pi, const struct sockadd
      * replaces the old one; here the entry is filled anew (new generation), so the old
      * client's gateway lets it go and the sim starts the player afresh */
     if (g->cl[idx].used)
-        ngw_client_detach(g, idx, 0);
+        ngw_conn_detach(g, idx, 0);
     if (atomic_load(&r->client[idx].state) != CLIENT_ST_FREE) /* the sim waits meanwhile */
         atomic_store(&r->client[idx].state, CLIENT_ST_CLOSING);
     /* v18+: switched to synchronous see at once (docs/protocol/player.md §2) */
@@ -244,7 +248,7 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
         *err = E_NO_SUCH;
         return -1;
     }
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     if (g->snap.player[idx].card == 2) {
         *err = E_RED;
         return -1;
@@ -268,7 +272,7 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
         return idx;
     }
     if (g->cl[idx].used)
-        ngw_client_detach(g, idx, 0);
+        ngw_conn_detach(g, idx, 0);
     if (st == CLIENT_ST_ACTIVE)  /* the old owner lets go when it sees owner_gw change */
         atomic_store(&e->state, CLIENT_ST_CLOSING);
     else
@@ -277,11 +281,12 @@ static int port_reconnect_slot(ngw_t *g, const proto_init_t *pi,
     ngw_addr_to_entry(from, e);
     e->last_recv_ns = shm_now_ns();
     atomic_store(&e->done_step, atomic_load(&r->hdr.published));
-    if (ngw_client_attach(g, idx, 0) < 0) {
+    if (ngw_conn_attach(g, idx, 0) < 0) {
         atomic_store(&e->state, CLIENT_ST_FREE);
         *err = E_FAILED;
         return -1;
     }
+    ngw_audio_reset(g, idx);
     e->local_port = (uint16_t)net_udp_local_port(g->cl[idx].fd);
     g->cl[idx].generation = e->generation;
     atomic_store_explicit(&e->state, CLIENT_ST_ACTIVE, memory_order_release);
@@ -316,7 +321,7 @@ static int port_join(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
     else /* with server::reconnect_token: (init l 1 before_kick_off (token HEX)) */
         snprintf(msg, sizeof msg, "(init %c %d %s%s)", side, e->unum, port_playmode(g), tok);
     ngw_udp_send(g->cl[idx].fd, msg);
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     if (!pi->reconnect && e->synch_see)
         ngw_udp_send(g->cl[idx].fd, "(ok synch_see)");
     const char *team = g->r->team[idx / SHM_TEAM_SIZE].name;
@@ -459,7 +464,7 @@ static void port_from_player(ngw_t *g, ngw_port_t *p, int idx, char *text, size_
 static int port_reconnect(ngw_t *g, ngw_port_t *p, const proto_init_t *pi,
                           const struct sockaddr_storage *from)
 {
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     if (g->have_snap && g->snap.play_mode == PM_PLAY_ON) {
         ngw_udp_sendto(p->fd, from, E_PLAYON);
         return -1;

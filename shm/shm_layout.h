@@ -442,7 +442,7 @@ typedef struct shm_coach_sh {
                                       0 none yet */
     int32_t  freeform_said;        /* freeform messages said this game */
     int32_t  clang_left[8];        /* coach-language messages left in the window, by
-                                      message type - 1 (netgw/clang.h) */
+                                      message type - 1 (netgw/clang/clang.h) */
 } shm_coach_sh_t;
 
 /* ---- recorder: written by rcss-recorder ------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* fuzz_clang.c -- libFuzzer target: arbitrary text through the coach-language parser
- * and printer (netgw/clang_*.c) and through the trainer and online-coach command parsers
+ * and printer (netgw/clang/clang_*.c) and through the trainer and online-coach command parsers
  * (netgw_coachcmd.c), checking the invariants: a parsed message has a known type and a
  * version span of 7/8 values, prints into a bounded NUL-terminated text, and an error
  * comes with a message; command replies are NUL-terminated.

@@ -1,8 +1,9 @@
 /* fuzz_player_cmd.c -- libFuzzer target: arbitrary datagrams through the player command
  * parser (both sides, with and without team names) and the init-port parser; checks the
  * output invariants (counts within limits, replies NUL-terminated).
- * Build: clang -fsanitize=fuzzer,address,undefined -Icommon -Ishm -Inetgw
- *        fuzz_player_cmd.c netgw/netgw_cmd.c netgw/netgw_init.c common/[*].c -lm */
+ * Build: clang -fsanitize=fuzzer,address,undefined -Icommon -Ishm -Inetgw/player
+ *        fuzz_player_cmd.c netgw/player/netgw_playercmd.c netgw/player/netgw_init.c
+ *        common/[*].c -lm */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_clang_lex.c -- the coach language's tokens (netgw/clang_lex.c;
+/* test_clang_lex.c -- the coach language's tokens (netgw/clang/clang_lex.c;
  * docs/protocol/clang.md §2 "Lexer"): the longest match wins, a keyword beats a variable
  * of the same length, variables cannot start with c, d, p or s (ball-move tokens), signed
  * integers and reals with exponents, comparison and arithmetic operators, errors. */

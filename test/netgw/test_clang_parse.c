@@ -1,4 +1,4 @@
-/* test_clang_parse.c -- the coach language (netgw/clang_*.c; docs/protocol/clang.md): every
+/* test_clang_parse.c -- the coach language (netgw/clang/clang_*.c; docs/protocol/clang.md): every
  * production of the grammar parsed and printed back in the canonical form, the version span
  * each construct gives a message, and malformed messages refused with an error that names
  * the offset and what was expected.

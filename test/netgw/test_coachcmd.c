@@ -1,4 +1,4 @@
-/* test_coachcmd.c -- trainer and online-coach datagrams parsed (netgw/netgw_coachcmd.c;
+/* test_coachcmd.c -- trainer and online-coach datagrams parsed (netgw/coach/netgw_coachcmd.c;
  * docs/protocol/coach.md §2-§4): the init lines with their errors, every trainer
  * command with the replies that need no world state, the online coach's say (raw before
  * v7, the coach language from v7), change_player_type in both forms and team_graphic's

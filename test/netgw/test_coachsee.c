@@ -1,4 +1,4 @@
-/* test_coachsee.c -- what coaches see (netgw/netgw_coachsee.c; docs/protocol/coach.md
+/* test_coachsee.c -- what coaches see (netgw/coach/netgw_coachsee.c; docs/protocol/coach.md
  * §5) and hear (netgw_coachhear.c; coach.md §6; clang.md §3): see_global and look per protocol version
  * (long names and angles first before v7; rounded angles, point direction and flags
  * later), opponents' fixed team names for online coaches, check_ball's regions,

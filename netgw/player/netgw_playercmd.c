@@ -1,4 +1,4 @@
-/* netgw_cmd.c -- player datagrams parsed the way the reference's command grammar reads
+/* netgw_playercmd.c -- player datagrams parsed the way the reference's command grammar reads
  * them (docs/protocol/player.md §10): a tokenizer with the reference's token rules (numbers,
  * words, quoted strings and the unquoted say that swallows the rest of its run), then
  * one command after another into an ordered list of items: records for the sim's ring,

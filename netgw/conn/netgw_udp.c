@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include "net.h"
-#include "netgw.h"
+#include "netgw_conn.h"
 
 #define UDP_BATCH_MSGS   1024
 #define UDP_BATCH_BYTES  (512 * 1024)

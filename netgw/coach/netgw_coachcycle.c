@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 #include "playmode.h"
 
 /* a client this gateway serves, ACTIVE in the table */

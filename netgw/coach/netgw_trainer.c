@@ -12,6 +12,9 @@
 #include <string.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 
 #define E_NO_COACH_MODE "(error connected_offline_coach_without_coach_mode)"
 #define E_INIT_PORT     "(error only_init_allowed_on_init_port)"
@@ -178,7 +181,7 @@ void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         return;
     }
     ngw_coach_send(g, idx, "(init ok)");
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     ngw_coach_log(g, idx, text);
     log_stdout("A new (v%g) offline coach connected", version);
     log_debug("trainer on port %d", e->local_port);

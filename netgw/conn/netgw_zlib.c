@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "netgw.h"
+#include "netgw_conn.h"
 
 #define ZLIB_FDS 4096
 

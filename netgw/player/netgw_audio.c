@@ -16,6 +16,8 @@
 #include "geom.h"
 #include "log.h"
 #include "netgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "netgw_proto.h"
 
 #define AUDIO_LINE (COACH_TEXT_MAX + 128)

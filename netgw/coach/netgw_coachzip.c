@@ -13,6 +13,8 @@
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 
 #define ZIP_OUT_MAX (NGW_SEND_MAX + 1024)
 

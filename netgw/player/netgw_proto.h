@@ -1,7 +1,8 @@
 /* netgw_proto.h -- the player protocol as pure functions: messages built from a snapshot
  * (sense_body, see, parameter messages) and player datagrams parsed into command records.
- * No I/O and no process state: netgw_main/netgw_udp/netgw_client call these, tests link
- * them directly. Every builder writes a NUL-terminated message into buf and returns its
+ * No I/O and no process state: the gateway's files that send (netgw/netgw_cycle.c,
+ * netgw_client.c, netgw_port.c, player/netgw_audio.c) call these, tests link them
+ * directly. Every builder writes a NUL-terminated message into buf and returns its
  * length without the NUL, or -1 if buf was too small. */
 #ifndef RCSS_NETGW_PROTO_H
 #define RCSS_NETGW_PROTO_H
@@ -68,7 +69,7 @@ int proto_hear_pick(const int *speaker, int n, int focus, rng_t *rng);
 /* the capacity after one step: + hear_inc, at most hear_max */
 int proto_hear_refill(int cap, int hear_inc, int hear_max);
 
-/* ---- player datagrams (netgw_cmd.c) ---- */
+/* ---- player datagrams (netgw_playercmd.c) ---- */
 #define PROTO_MAX_ITEMS    128     /* commands kept from one datagram (the rest is dropped) */
 #define PROTO_REPLY_LEN    256
 

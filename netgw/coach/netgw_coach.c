@@ -6,10 +6,11 @@
  * kind-specific commands are netgw_trainer.c and netgw_olcoach.c. */
 #include <stdio.h>
 #include <string.h>
-#include <event2/event.h>
 #include "log.h"
 #include "net.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
 
 #define E_FAILED "(error connection_failed)"
 
@@ -54,9 +55,13 @@ static void coach_release(ngw_t *g, int idx, uint32_t pos, int all)
     c->nheld -= k;
     if (c->waiting && (all || (int32_t)(pos - c->wait_pos) >= 0)) {
         c->waiting = 0;
-        if (g->cl[idx].used && g->cl[idx].ev)
-            event_add(g->cl[idx].ev, NULL);
+        ngw_conn_resume(g, idx);
     }
+}
+
+int ngw_coach_waiting(const ngw_t *g, int idx)
+{
+    return g->coach.c[idx - SHM_COACH_TRAINER].waiting;
 }
 
 void ngw_coach_ack(ngw_t *g, int idx, uint32_t pos)
@@ -103,7 +108,7 @@ int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
     e->side = side;
     e->last_recv_ns = shm_now_ns();
     atomic_store(&e->done_step, atomic_load(&r->hdr.published));
-    if (ngw_client_attach(g, idx, 0) < 0) {
+    if (ngw_conn_attach(g, idx, 0) < 0) {
         shm_table_unlock(r);
         *err = E_FAILED;
         return -1;
@@ -114,7 +119,7 @@ int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
     /* a fresh session: what this process kept of an earlier one goes */
     ngw_coach_zip_free(g, idx);
     memset(&g->coach.c[idx - SHM_COACH_TRAINER], 0, sizeof g->coach.c[0]);
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     return 0;
 }
 
@@ -148,7 +153,7 @@ void ngw_coach_gone(ngw_t *g, int idx)
         log_stdout("An online coach disconnected : (%s%s%s)",
                    g->r->team[e->side == SHM_SIDE_RIGHT ? 1 : 0].name, name[0] ? " " : "", name);
     }
-    ngw_client_detach(g, idx, 1);
+    ngw_conn_detach(g, idx, 1);
 }
 
 void ngw_coach_log(ngw_t *g, int idx, const char *text)
@@ -179,7 +184,7 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
     char msg[256];
     switch (cmd->kind) {
     case COACH_LOOK:
-        if (ngw_cycle_refresh(g) == 0
+        if (ngw_snap_refresh(g) == 0
             && coach_visual(&g->snap, &g->conf, e->version, e->side, 1, g->out,
                             sizeof g->out) > 0)
             ngw_coach_send(g, idx, g->out);
@@ -192,7 +197,7 @@ int ngw_coach_common(ngw_t *g, int idx, const coach_cmd_t *cmd)
         return 1;
     }
     case COACH_CHECK_BALL:
-        if (ngw_cycle_refresh(g) == 0 && coach_check_ball(&g->snap, &g->conf, msg, sizeof msg) > 0)
+        if (ngw_snap_refresh(g) == 0 && coach_check_ball(&g->snap, &g->conf, msg, sizeof msg) > 0)
             ngw_coach_send(g, idx, msg);
         return 1;
     case COACH_EYE:

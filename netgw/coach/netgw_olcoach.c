@@ -9,6 +9,9 @@
 #include <string.h>
 #include "log.h"
 #include "netgw.h"
+#include "netgw_coachgw.h"
+#include "netgw_conn.h"
+#include "netgw_playergw.h"
 #include "playmode.h"
 
 #define E_INIT_PORT "(error only_init_allowed_on_init_port)"
@@ -190,7 +193,7 @@ void ngw_olcoach_command(ngw_t *g, int idx, const char *text)
                         &g->coach.clang, cmd);
     if (ngw_coach_common(g, idx, cmd))
         return;
-    ngw_cycle_refresh(g);
+    ngw_snap_refresh(g);
     shm_cmd_sh_t rec;
     memset(&rec, 0, sizeof rec);
     switch (cmd->kind) {
@@ -230,7 +233,7 @@ static void olcoach_welcome(ngw_t *g, int idx)
 {
     shm_client_sh_t *e = &g->r->client[idx];
     ngw_coach_t *c = &g->coach.c[idx - SHM_COACH_TRAINER];
-    if (e->version < 8.0 || ngw_cycle_refresh(g) < 0)
+    if (e->version < 8.0 || ngw_snap_refresh(g) < 0)
         return;
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         const shm_client_sh_t *p = &g->r->client[i];
@@ -344,7 +347,7 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     else
         snprintf(msg, sizeof msg, "(init ok)");
     ngw_coach_send(g, idx, msg);
-    ngw_client_send_params(g, idx);
+    ngw_params_send(g, idx);
     olcoach_welcome(g, idx);
     olcoach_include(g, idx);
     ngw_coach_log(g, idx, text);

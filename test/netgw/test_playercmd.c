@@ -1,4 +1,4 @@
-/* test_cmd.c -- proto_parse_player: every command form of the reference's grammar
+/* test_playercmd.c -- proto_parse_player: every command form of the reference's grammar
  * (docs/protocol/player.md §10; forms and errors checked against rcssserver 19 by hand), its
  * token rules (numbers, words, quoted and unquoted say), several commands per datagram,
  * the error that ends a parse after the commands before it, limits and hostile input. */

@@ -397,3 +397,80 @@ pid_t e2e_monitorgw_pid(const e2e_server_t *s)
     shm_region_detach(&h);
     return p;
 }
+
+/* ---- waiting on the region ------------------------------------------------------------ */
+typedef int (*region_cond_t)(const shm_region_sh_t *r, long a, long b);
+
+/* poll cond(region, a, b) every 5 ms until it holds (0) or timeout_ms pass (-1); the
+ * region is attached once it exists */
+static int region_wait(const e2e_server_t *s, int timeout_ms, region_cond_t cond, long a,
+                       long b)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    char err[SHM_ERR_LEN];
+    shm_handle_t h = { 0 };
+    int ok = 0;
+    for (;;) {
+        if (!h.r)
+            (void)shm_region_attach(&h, s->shm_name, err, sizeof err); /* h.r NULL: not yet */
+        ok = h.r && cond(h.r, a, b);
+        if (ok || e2e_now_ms() > end)
+            break;
+        usleep(5000);
+    }
+    shm_region_detach(&h);
+    return ok ? 0 : -1;
+}
+
+static int cond_client(const shm_region_sh_t *r, long idx, long on)
+{
+    int active = atomic_load(&r->client[idx].state) == CLIENT_ST_ACTIVE;
+    return on ? active : !active;
+}
+
+int e2e_wait_client(const e2e_server_t *s, int idx, int on, int timeout_ms)
+{
+    if (idx < 0 || idx >= SHM_MAX_CLIENTS)
+        return -1;
+    return region_wait(s, timeout_ms, cond_client, idx, on);
+}
+
+static int cond_seen(const shm_region_sh_t *r, long idx, long n)
+{
+    return (long)r->runner.client[idx].connects >= n;
+}
+
+int e2e_wait_seen(const e2e_server_t *s, int idx, int n, int timeout_ms)
+{
+    if (idx < 0 || idx >= SHM_MAX_CLIENTS)
+        return -1;
+    return region_wait(s, timeout_ms, cond_seen, idx, n);
+}
+
+static int cond_monitors(const shm_region_sh_t *r, long n, long unused)
+{
+    (void)unused;
+    return (long)atomic_load(&r->montab.count) >= n;
+}
+
+int e2e_wait_monitors(const e2e_server_t *s, int n, int timeout_ms)
+{
+    return region_wait(s, timeout_ms, cond_monitors, n, 0);
+}
+
+static int cond_published(const shm_region_sh_t *r, long n, long unused)
+{
+    (void)unused;
+    return (long)atomic_load(&r->hdr.published) >= n;
+}
+
+int e2e_wait_steps(const e2e_server_t *s, int n, int timeout_ms)
+{
+    shm_handle_t h;
+    char err[SHM_ERR_LEN];
+    if (shm_region_attach(&h, s->shm_name, err, sizeof err) < 0)
+        return -1;
+    long from = (long)atomic_load(&h.r->hdr.published);
+    shm_region_detach(&h);
+    return region_wait(s, timeout_ms, cond_published, from + n, 0);
+}

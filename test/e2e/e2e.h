@@ -60,4 +60,24 @@ int  e2e_recv_prefix(int fd, const char *prefix, char *buf, size_t len, int time
 /* Milliseconds of CLOCK_MONOTONIC. */
 double e2e_now_ms(void);
 
+/* ---- waiting on what the server's processes publish in the shm region ----
+ * Each polls the region every few ms, up to timeout_ms: 0 once the condition holds, -1
+ * if it never did. */
+/* Client slots of the region: a player's is side * 11 + unum - 1 (left 0, right 1). */
+#define E2E_SLOT_PLAYER(right, unum) ((right) * 11 + (unum) - 1)
+#define E2E_SLOT_TRAINER   22
+#define E2E_SLOT_OLCOACH_L 23
+#define E2E_SLOT_OLCOACH_R 24
+/* Client slot idx is taken (on 1: a gateway serves the client) or free (on 0: the
+ * gateway let the client go: after a (bye), a refused port, a red card). */
+int  e2e_wait_client(const e2e_server_t *s, int idx, int on, int timeout_ms);
+/* The sim has taken in at least n connections of client slot idx (the runner's count,
+ * bumped in the turn that first sees the client: its "connect" event). */
+int  e2e_wait_seen(const e2e_server_t *s, int idx, int n, int timeout_ms);
+/* monitorgw serves at least n monitors (its count, which netgw's max_monitors check
+ * reads). */
+int  e2e_wait_monitors(const e2e_server_t *s, int n, int timeout_ms);
+/* The sim has published n more snapshots (steps) than when called. */
+int  e2e_wait_steps(const e2e_server_t *s, int n, int timeout_ms);
+
 #endif

@@ -207,6 +207,21 @@ char *e2e3d_read_file(const e2e3d_server_t *s, const char *rel)
     return buf;
 }
 
+int e2e3d_wait_file(const e2e3d_server_t *s, const char *rel, const char *text, int ms)
+{
+    double end = e2e_now_ms() + ms;
+    for (;;) {
+        char *got = e2e3d_read_file(s, rel);
+        int has = got && strstr(got, text) != NULL;
+        free(got);
+        if (has)
+            return 1;
+        if (e2e_now_ms() > end)
+            return 0;
+        usleep(20000);
+    }
+}
+
 int e2e3d_connect(int port)
 {
     char err[160];

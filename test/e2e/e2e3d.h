@@ -34,6 +34,8 @@ int  e2e3d_log_clean(const e2e3d_server_t *s);
 void e2e3d_cleanup(e2e3d_server_t *s);
 /* A file of the working directory, read whole (malloc'd, NUL-terminated) or NULL. */
 char *e2e3d_read_file(const e2e3d_server_t *s, const char *rel);
+/* Wait up to ms for that file to contain text (a line the server logs, ...): 1, or 0. */
+int  e2e3d_wait_file(const e2e3d_server_t *s, const char *rel, const char *text, int ms);
 
 /* TCP connection to 127.0.0.1:port, -1 on failure. */
 int  e2e3d_connect(int port);

@@ -34,5 +34,11 @@ int  es_udp_open_at(const char *ip);
 int  es_shm_exists(const char *name);
 /* Pid in the region's slot of netgw i (-1: monitorgw, -2: recorder), 0 if none. */
 pid_t es_slot_pid(const e2e_server_t *s, int which);
+/* Wait up to timeout_ms for the process in that slot to have beaten its heartbeat once
+ * (it is in its loop): 0, or -1. */
+int  es_wait_heartbeat(const e2e_server_t *s, int which, int timeout_ms);
+/* Wait up to timeout_ms for the region name to be set up by the sim sim_pid (its header
+ * names that sim and says ready: parameters and types filled): 0, or -1. */
+int  es_wait_region(const char *name, pid_t sim_pid, int timeout_ms);
 
 #endif

@@ -87,6 +87,19 @@ int e2e_trainer_cmd(e2e_trainer_t *t, const char *cmd)
     return trainer_wait(t, replies) == 0 ? 0 : -1;
 }
 
+int e2e_trainer_cmd_until(e2e_trainer_t *t, const char *cmd, const char *want,
+                          int timeout_ms)
+{
+    double end = e2e_now_ms() + timeout_ms;
+    for (;;) {
+        if (e2e_trainer_cmd(t, cmd) == 0 && strstr(t->last, want))
+            return 0;
+        if (e2e_now_ms() > end)
+            return -1;
+        usleep(20000);
+    }
+}
+
 int e2e_trainer_move_ball(e2e_trainer_t *t, double x, double y, double vx, double vy)
 {
     char cmd[160];

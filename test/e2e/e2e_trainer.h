@@ -53,6 +53,11 @@ void e2e_trainer_close(e2e_trainer_t *t);
 /* Send any command and wait for its reply, the first datagram starting with "(ok ",
  * "(error " or "(warning " (into t->last). 0 for ok, -1 otherwise. */
 int  e2e_trainer_cmd(e2e_trainer_t *t, const char *cmd);
+/* Send cmd again and again (every 20 ms) until its ok reply contains want, e.g. a (look)
+ * until the world shows a scene: 0, or -1 if that did not happen within timeout_ms (the
+ * last reply in t->last). */
+int  e2e_trainer_cmd_until(e2e_trainer_t *t, const char *cmd, const char *want,
+                           int timeout_ms);
 
 int  e2e_trainer_move_ball(e2e_trainer_t *t, double x, double y, double vx, double vy);
 /* dir in degrees; velocity too */

@@ -137,7 +137,8 @@ Test(monitor, max_monitors_is_enforced, .timeout = 30)
     int a = e2e_udp_open(), b = e2e_udp_open(), from = 0;
     e2e_send(a, s.port, "(dispinit version 5)");
     cr_assert_gt(e2e_recv_prefix(a, "(server_param ", buf, sizeof buf, 2000, NULL), 0);
-    usleep(100000); /* monitorgw registers it within its 10 ms poll */
+    /* the place is taken once monitorgw counts it (netgw's check reads the count) */
+    cr_assert_eq(e2e_wait_monitors(&s, 1, 5000), 0, "monitorgw never counted the first monitor");
     e2e_send(b, s.port, "(dispinit version 5)");
     cr_expect_gt(e2e_recv(b, buf, sizeof buf, 2000, &from), 0);
     cr_expect_str_eq(buf, "(error no_more_monitor)");

@@ -58,7 +58,8 @@ Test(netgw, bye_and_reconnect, .timeout = 30)
     int fd = connect_player(&s, "(init TeamA (version 9))", &pport);
     cr_expect_str_eq(buf, "(init l 1 before_kick_off)");
     e2e_send(fd, pport, "(bye)");
-    usleep(300000);
+    cr_assert_eq(e2e_wait_client(&s, E2E_SLOT_PLAYER(0, 1), 0, 5000), 0,
+                 "the player's slot is still taken after (bye)");
     /* nothing more comes on the old socket once it is closed */
     while (e2e_recv(fd, buf, sizeof buf, 200, NULL) > 0)
         ;

@@ -111,8 +111,10 @@ Test(trainer, old_version_names_and_order, .timeout = 30)
     /* coach.md §5: before v7 long names and the angles before the velocity */
     cr_expect_eq(e2e_trainer_cmd(&t, "(move (player TeamA 1) -10 3 45 0 0)"), 0);
     cr_expect_eq(e2e_trainer_cmd(&t, "(move (ball) 1.5 -2)"), 0);
-    usleep(300000);
-    cr_assert_eq(e2e_trainer_cmd(&t, "(look)"), 0);
+    /* the moves are in the world once (look) shows the ball there (the last one) */
+    cr_expect_eq(e2e_trainer_cmd_until(&t, "(look)", "((ball) 1.5 -2 ", 5000), 0,
+                 "the ball never reached 1.5 -2: %s", t.last);
+    cr_assert_eq(strncmp(t.last, "(ok look ", 9), 0, "%s", t.last);
     cr_expect_str_eq(t.last, "(ok look 0 ((goal r) 52.5 0) ((goal l) -52.5 0) "
                              "((ball) 1.5 -2 0 0) ((player TeamA 1) -10 3 45 0 0 0))");
     cr_expect_eq(e2e_trainer_cmd(&t, "(eye on)"), 0);
@@ -310,7 +312,8 @@ Test(trainer, gone_trainer_frees_the_port, .timeout = 30)
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
     cr_expect_eq(e2e_trainer_cmd(&t, "(eye on)"), 0);
     e2e_trainer_close(&t); /* its socket is gone: the next see_global is refused */
-    usleep(500000);
+    cr_assert_eq(e2e_wait_client(&s, E2E_SLOT_TRAINER, 0, 5000), 0,
+                 "the closed trainer's place is still taken");
     cr_expect_eq(e2e_trainer_connect(&t, &s, 19), 0, "a new trainer after the old one left");
     e2e_trainer_close(&t);
     cr_expect_eq(e2e_server_stop(&s), 0);

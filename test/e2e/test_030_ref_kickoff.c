@@ -157,6 +157,16 @@ static void heard(int fd, const char *prefix, const char *want)
     cr_expect_str_eq(mbuf, want);
 }
 
+/* every client is in: the sim has taken in each client slot of the list (-1 ends it)
+ * and monitorgw counts the monitor */
+static void all_in(const e2e_server_t *s, const int *slot)
+{
+    for (int i = 0; slot[i] >= 0; i++)
+        cr_assert_eq(e2e_wait_seen(s, slot[i], 1, 5000), 0, "the sim never took in slot %d",
+                     slot[i]);
+    cr_assert_eq(e2e_wait_monitors(s, 1, 5000), 0, "monitorgw never counted the monitor");
+}
+
 Test(ref_kickoff, messages_reach_every_client, .timeout = 60)
 {
     const char *args[] = { "server::coach_w_referee=true", "server::send_comms=true", NULL };
@@ -169,7 +179,8 @@ Test(ref_kickoff, messages_reach_every_client, .timeout = 60)
     e2e_trainer_t t19;
     cr_assert_eq(e2e_trainer_connect(&t19, &s, 19), 0);
     cr_assert_eq(e2e_trainer_cmd(&t19, "(ear on)"), 0);
-    usleep(300000);
+    all_in(&s, (const int[]){ E2E_SLOT_PLAYER(0, 1), E2E_SLOT_PLAYER(1, 1), E2E_SLOT_OLCOACH_L,
+                              E2E_SLOT_TRAINER, -1 });
     /* the mode changes when the command arrives: the trainer hears it before its ok */
     e2e_send(t19.fd, t19.port, "(change_mode play_on)");
     heard(t19.fd, "(", "(hear referee 0 play_on)");
@@ -203,7 +214,8 @@ Test(ref_kickoff, coach_words_reach_monitors, .timeout = 60)
     int mon = client(&s, s.port, "(dispinit version 3)", "(server_param ");
     e2e_trainer_t t;
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
-    usleep(300000);
+    all_in(&s, (const int[]){ E2E_SLOT_PLAYER(0, 1), E2E_SLOT_PLAYER(1, 1), E2E_SLOT_OLCOACH_L,
+                              E2E_SLOT_OLCOACH_R, E2E_SLOT_TRAINER, -1 });
     e2e_send(t.fd, t.port, "(say hello_all)");
     heard(mon, "(msg ", "(msg 0 1 \"(referee hello_all)\")");
     e2e_send(cb, cb_port, "(say old_style_words)");

@@ -122,7 +122,8 @@ Test(commands, every_command_and_its_effect, .timeout = 120)
     /* bye: the player leaves, its socket is closed */
     cr_assert_gt(e2e_pl_wait(&p, "(think)", buf, sizeof buf, 5000), 0);
     e2e_pl_send(&p, "(bye)");
-    usleep(300000);
+    cr_assert_eq(e2e_wait_client(&srv, E2E_SLOT_PLAYER(0, 1), 0, 5000), 0,
+                 "the player's slot is still taken after (bye)");
     while (e2e_pl_recv(&p, buf, sizeof buf, 100) > 0)
         ;
     cr_assert_eq(e2e_pl_recv(&p, buf, sizeof buf, 500), 0, "nothing after (bye)");

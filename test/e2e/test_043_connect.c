@@ -35,6 +35,24 @@ static void join(e2e_pl_t *p, const e2e_server_t *s, const char *line, const cha
     cr_assert_str_eq(p->first, want, "%s", line);
 }
 
+/* p hears the referee announce mode (the play mode is in force: the gateway that sent
+ * the message serves its world) */
+static void hears_mode(e2e_pl_t *p, const char *mode)
+{
+    char want[64];
+    snprintf(want, sizeof want, " referee %s)", mode);
+    int heard = 0;
+    while (!heard && e2e_pl_wait(p, "(hear ", buf, sizeof buf, 5000) > 0)
+        heard = strstr(buf, want) != NULL;
+    cr_assert(heard, "the referee's %s never came", mode);
+}
+
+/* the gateway let player slot idx go (its (bye) or its red card is done) */
+static void slot_free(const e2e_server_t *s, int idx)
+{
+    cr_assert_eq(e2e_wait_client(s, idx, 0, 5000), 0, "slot %d is still taken", idx);
+}
+
 Test(connect, numbers_goalies_and_teams, .timeout = 60)
 {
     e2e_server_t s;
@@ -50,12 +68,12 @@ Test(connect, numbers_goalies_and_teams, .timeout = 60)
     cr_expect_str_eq(ask(&s, "(init Green (version 9))"), "(error no_more_team)");
     /* number 2 leaves: the next one is 4, and 2 stays free for a reconnect */
     e2e_pl_send(&a[1], "(bye)");
-    usleep(200000);
+    slot_free(&s, E2E_SLOT_PLAYER(0, 2));
     join(&a[4], &s, "(init Red (version 9))", "(init l 4 before_kick_off)");
     /* the goalie leaves too: a new goalie is still refused (the reference counts every
      * player that ever joined) */
     e2e_pl_send(&a[0], "(bye)");
-    usleep(200000);
+    slot_free(&s, E2E_SLOT_PLAYER(0, 1));
     cr_expect_str_eq(ask(&s, "(init Red (version 9) (goalie))"),
                      "(error no_more_player_or_goalie_or_illegal_client_version)");
     e2e_pl_close(&a[1]);
@@ -124,10 +142,10 @@ Test(connect, reconnect_rules, .timeout = 60)
     e2e_trainer_t t;
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0);
     cr_assert_eq(e2e_trainer_change_mode(&t, "play_on"), 0);
-    usleep(300000);
+    hears_mode(&p, "play_on");
     cr_expect_str_eq(ask(&s, "(reconnect Gold 1)"), "(error cannot_reconnect_while_playon)");
     cr_assert_eq(e2e_trainer_change_mode(&t, "before_kick_off"), 0);
-    usleep(300000);
+    hears_mode(&p, "before_kick_off");
     /* a red card: the player is sent off and its connection closed; no way back */
     int mon = e2e_udp_open(), mport;
     e2e_send(mon, s.port, "(dispinit version 3)");
@@ -137,7 +155,7 @@ Test(connect, reconnect_rules, .timeout = 60)
     while (!carded && e2e_pl_wait(&p, "(hear ", buf, sizeof buf, 2000) > 0)
         carded = strstr(buf, " referee red_card_l_1)") != NULL;
     cr_expect(carded, "the referee's red_card_l_1");
-    usleep(300000);
+    slot_free(&s, E2E_SLOT_PLAYER(0, 1)); /* sent off: its connection closed */
     while (e2e_pl_recv(&p, buf, sizeof buf, 100) > 0)
         ;
     cr_expect_eq(e2e_pl_recv(&p, buf, sizeof buf, 500), 0, "nothing after the red card");
@@ -180,12 +198,14 @@ Test(connect, synch_first_think_before_a_kick_off_sent_after_init, .timeout = 60
     cr_assert_eq(e2e_server_start(&s, args), 0);
     e2e_trainer_t t;
     cr_assert_eq(e2e_trainer_connect(&t, &s, 19), 0); /* eye off: not waited for */
-    usleep(250000);                                    /* the sim paces idle cycles */
+    /* the sim paces idle cycles: the join comes right after one began */
+    cr_assert_eq(e2e_wait_steps(&s, 2, 5000), 0, "the sim does not step while idle");
     e2e_pl_t p;
     join(&p, &s, "(init Early (version 19))", "(init l 1 before_kick_off)");
     /* a script's answer takes a moment; 20 ms leave the woken sim time to step on a
      * loaded machine (before the fix the kick-off came first whenever more than 20 ms of
-     * the idle cycle were left: four times in five) */
+     * the idle cycle were left: four times in five). Not a condition to wait for: waiting
+     * for the step would let the test pass without the fix. */
     usleep(20000);
     cr_assert_eq(e2e_trainer_change_mode(&t, "play_on"), 0);
     cr_assert_gt(e2e_pl_wait(&p, "(think)", buf, sizeof buf, 3000), 0);

@@ -260,6 +260,19 @@ static int find_event(const e2e_server_t *s, int kind, const char *prefix, int *
     return found;
 }
 
+/* find_event until the event is there (the sim puts it in the ring when it applies the
+ * command, a step after the reply) or 5 s pass */
+static int wait_event(const e2e_server_t *s, int kind, const char *prefix, int *side)
+{
+    double end = e2e_now_ms() + 5000;
+    while (!find_event(s, kind, prefix, side)) {
+        if (e2e_now_ms() > end)
+            return 0;
+        usleep(10000);
+    }
+    return 1;
+}
+
 Test(olcoach, team_graphic_and_text_log, .timeout = 30)
 {
     const char *args[] = { "server::text_logging=true", NULL };
@@ -284,15 +297,14 @@ Test(olcoach, team_graphic_and_text_log, .timeout = 30)
                      "(error invalid_xpm_data)");
     cr_expect_str_eq(reply(cb, port, "(team_graphic 1 1)"), "(error illegal_command_form)");
     /* the tile reaches monitors and the game log as an event of the left side */
-    usleep(300000);
     int side = 0;
-    cr_expect(find_event(&s, SHM_EV_TEAM_GRAPHIC, "1 2 \"8 8 1 1\" \"a c #000000\" \"aaaaaaaa\"",
+    cr_expect(wait_event(&s, SHM_EV_TEAM_GRAPHIC, "1 2 \"8 8 1 1\" \"a c #000000\" \"aaaaaaaa\"",
                          &side));
     cr_expect_eq(side, SHM_SIDE_LEFT);
     /* 3: every datagram of a coach is a text-log event (side, unum 0) */
-    cr_expect(find_event(&s, SHM_EV_TEXTLOG, "(team_graphic 1 1)", &side));
+    cr_expect(wait_event(&s, SHM_EV_TEXTLOG, "(team_graphic 1 1)", &side));
     cr_expect_eq(side, SHM_SIDE_LEFT);
-    cr_expect(find_event(&s, SHM_EV_TEXTLOG, "(init TeamA (version 19))", &side));
+    cr_expect(wait_event(&s, SHM_EV_TEXTLOG, "(init TeamA (version 19))", &side));
     /* only before kick-off: a monitor starts the match */
     int mon = e2e_udp_open(), mport = 0;
     e2e_send(mon, s.port, "(dispinit version 5)");

@@ -269,7 +269,11 @@ Test(logs, off_means_no_recorder, .timeout = 30)
     const char *args[] = { d.game_arg, d.text_arg, NULL }; /* e2e starts with both off */
     e2e_server_t s;
     cr_assert_eq(e2e_server_start(&s, args), 0);
-    usleep(300000);
+    /* nothing to wait for: the sim starts its children (a recorder with the gateways, if
+     * a log is on) before it says ready, which e2e_server_start waited for; a few steps
+     * later there is still none */
+    cr_expect_eq(e2e_recorder_pid(&s), 0);
+    cr_assert_eq(e2e_wait_steps(&s, 3, 5000), 0, "the sim does not step");
     cr_expect_eq(e2e_recorder_pid(&s), 0);
     cr_expect_eq(e2e_server_stop(&s), 0);
     cr_expect_eq(e2e_logdir_count(&d), 0);

@@ -193,6 +193,30 @@ static long differ(const shot_t *a, const shot_t *b)
     return n;
 }
 
+/* the window is drawn: the pitch shows (half of an 800 x 560 window is field green) and,
+ * after `before`, the picture changed */
+static int drawn(const shot_t *s, const shot_t *before)
+{
+    return green(s) > 800L * 560 / 2 && (!before || differ(before, s) > 20);
+}
+
+/* screenshots every 200 ms until one is drawn and the same as the one before (the drawing
+ * is done), up to 10 s; the last one in *s */
+static void shot_drawn(int display, shot_t *s, const shot_t *before)
+{
+    shot_t prev = { 0, 0, NULL };
+    double end = e2e_now_ms() + 10000;
+    for (;;) {
+        screenshot(display, s);
+        int done = prev.rgb && differ(&prev, s) == 0 && drawn(s, before);
+        free(prev.rgb);
+        if (done || e2e_now_ms() > end)
+            return;
+        prev = *s;
+        usleep(200000);
+    }
+}
+
 static pid_t spawn(char *const argv[], int display)
 {
     pid_t pid = fork();
@@ -237,7 +261,11 @@ Test(log_tools, rcssmonitor_replays_in_every_version, .timeout = 180)
     snprintf(disp, sizeof disp, ":%d", display);
     char *xvfb[] = { "Xvfb", disp, "-screen", "0", "1024x768x24", "-nolisten", "tcp", NULL };
     pid_t x = spawn(xvfb, display);
-    usleep(800000);
+    char xsock[64]; /* Xvfb takes connections once its socket is there */
+    snprintf(xsock, sizeof xsock, "/tmp/.X11-unix/X%d", display);
+    for (double end = e2e_now_ms() + 10000; access(xsock, F_OK) != 0 && e2e_now_ms() < end;)
+        usleep(20000);
+    cr_assert_eq(access(xsock, F_OK), 0, "Xvfb %s did not start", disp);
     e2e_rec_t r;
     e2e_rec_match(&r, 6, 0, NULL);
     e2e_lp_t lp;
@@ -257,11 +285,9 @@ Test(log_tools, rcssmonitor_replays_in_every_version, .timeout = 180)
         cr_expect_str_eq(l, want);
         shot_t a, b;
         cr_assert_not_null(e2e_lp_cmd(&lp, "jump 2"));
-        usleep(1500000);   /* it draws */
-        screenshot(display, &a);
+        shot_drawn(display, &a, NULL);
         cr_assert_not_null(e2e_lp_cmd(&lp, "jump 25"));
-        usleep(1500000);
-        screenshot(display, &b);
+        shot_drawn(display, &b, &a);
         cr_expect_gt(green(&b), 800L * 560 / 2, "v%d: the pitch is shown", v);
         cr_expect_gt(differ(&a, &b), 20, "v%d: another cycle, another picture", v);
         if (shots) {

@@ -34,6 +34,7 @@
 #include "e2e_browser.h"
 #include "e2e_png.h"
 #include "e2e_proc.h"
+#include "e2e_runner.h"
 
 #define LIVE_WITHIN_MS 60000    /* the promise: a live match within a minute */
 #define MAX_PIDS       64
@@ -199,6 +200,15 @@ static int gone(pid_t pid)
         usleep(10000);
     }
     return 0;
+}
+
+/* the match time /status on the server's HTTP port shows, -1 if it does not answer */
+static int match_time(int hport)
+{
+    static char st[1 << 16];
+    if (e2e_http_get(hport, "/status", st, sizeof st) != 200)
+        return -1;
+    return (int)e2e_json_num(st, "time", -1);
 }
 
 /* -------- the page -------- */
@@ -439,7 +449,13 @@ Test(makerun, browser_shows_a_live_match_and_ctrl_c_stops_everything, .timeout =
     snprintf(shot1, sizeof shot1, "%s/shot1.png", dir);
     snprintf(shot2, sizeof shot2, "%s/shot2.png", dir);
     cr_assert_eq(e2e_chromium_shot(dir, url, shot1), 0, "chromium --screenshot");
-    usleep(1500000);
+    /* the match goes on between the two: 15 cycles (1.5 s of play) after the first */
+    int from = match_time(hport), now = from;
+    cr_assert_geq(from, 0, "no /status on the HTTP port");
+    for (double end = e2e_now_ms() + 10000; now < from + 15 && e2e_now_ms() < end;
+         usleep(100000))
+        now = match_time(hport);
+    cr_assert_geq(now, from + 15, "the match time stays at %d (from %d)", now, from);
     cr_assert_eq(e2e_chromium_shot(dir, url, shot2), 0, "chromium --screenshot");
     int na = check_shot(shot1, a, 64), nb = check_shot(shot2, b, 64);
     cr_expect_geq(moved(a, na, b, nb), 3, "the second screenshot shows the same picture");

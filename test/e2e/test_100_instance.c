@@ -58,10 +58,7 @@ Test(instance, stale_region_is_reclaimed, .timeout = 60)
     cr_assert_eq(e2e_server_stop(&s), 0);
     snprintf(log, sizeof log, "/tmp/rcss-e2e-100-%d.log", (int)getpid());
     pid = es_spawn(es_server_args(&copy, noproc), "/tmp", log);
-    for (int i = 0; i < 300 && !es_shm_exists(copy.shm_name); i++)
-        usleep(20000);
-    cr_assert(es_shm_exists(copy.shm_name), "the sim created its region");
-    usleep(200000);
+    cr_assert_eq(es_wait_region(copy.shm_name, pid, 6000), 0, "the sim set up no region");
     kill(pid, SIGKILL);
     es_wait(pid, 5000);
     cr_assert(es_shm_exists(copy.shm_name), "a killed sim leaves its region");
@@ -69,7 +66,7 @@ Test(instance, stale_region_is_reclaimed, .timeout = 60)
     /* the next start on the same name: it replaces the dead sim's region and serves */
     const char *quit[] = { "server::spawn_gateways=false", NULL };
     pid = es_spawn(es_server_args(&copy, quit), "/tmp", log);
-    usleep(1500000);
+    cr_expect_eq(es_wait_region(copy.shm_name, pid, 6000), 0, "the new sim set up no region");
     cr_expect(es_shm_exists(copy.shm_name));
     kill(pid, SIGTERM);
     cr_expect_eq(es_wait(pid, 5000), 0, "the new server ran and stopped cleanly");

@@ -67,7 +67,7 @@ Test(watchdog, stopped_recorder_and_monitorgw_are_replaced, .timeout = 60)
     for (int i = 0; i < 100 && rec <= 0; i++, usleep(20000))
         rec = es_slot_pid(&s, -2);
     cr_assert_gt(rec, 0, "no recorder");
-    usleep(300000); /* its first heartbeat */
+    cr_assert_eq(es_wait_heartbeat(&s, -2, 5000), 0, "the recorder never beat its heartbeat");
     cr_assert_eq(kill(rec, SIGSTOP), 0);
     cr_expect_gt(wait_replaced(&s, -2, rec, 10000), 0, "the stopped recorder was not replaced");
 

@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "e2e_http.h"
 #include "e2e_logs.h"
 #include "e2e_ref.h"
 #include "e2e_runner.h"
@@ -206,11 +207,11 @@ Test(runner_events, unix_socket_stream, .timeout = 60)
     char buf[4096];
     e2e_send(p, s.port, "(init U (version 19))");
     cr_assert_gt(e2e_recv_prefix(p, "(init ", buf, sizeof buf, 2000, NULL), 0);
-    usleep(300000); /* a few cycles (the player answers nothing: skipped after 1250 ms
-                       at most; before kick-off nothing else happens) */
-    cr_assert_eq(e2e_server_stop(&s), 0);
+    /* the sim's turn that takes the player in writes its connect line */
     static char all[65536];
-    size_t have = 0;
+    size_t have = e2e_read_until(c, all, sizeof all, 0, 5000, "{\"event\":\"connect\"");
+    cr_assert(strstr(all, "{\"event\":\"connect\""), "no connect line: %s", all);
+    cr_assert_eq(e2e_server_stop(&s), 0);
     ssize_t n;
     while (have < sizeof all - 1 && (n = read(c, all + have, sizeof all - 1 - have)) > 0)
         have += (size_t)n;

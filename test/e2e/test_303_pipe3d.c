@@ -22,6 +22,21 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
+/* the server runs on: a new monitor connection gets its frames */
+static int runs_on(const e2e3d_server_t *s)
+{
+    int fd = e2e3d_connect(s->monitor_port);
+    if (fd < 0)
+        return 0;
+    frame_reader_t r;
+    frame_reader_init(&r, rbuf, sizeof rbuf);
+    const char *m;
+    int ok = e2e3d_recv_prefix(fd, &r, "(Info ", 3000, &m) == 1
+             && e2e3d_recv_prefix(fd, &r, "(Info ", 3000, &m) == 1;
+    close(fd);
+    return ok;
+}
+
 static void write_list(char *path, size_t len, const char *body)
 {
     snprintf(path, len, "/tmp/rcss3d-list-%d", (int)getpid());
@@ -81,20 +96,25 @@ Test(pipe3d, bad_lists, .timeout = 60)
     const char *args[] = { arg, NULL };
     e2e3d_server_t s;
     cr_assert_eq(e2e3d_start(&s, args), 0);
-    usleep(300000);
+    /* the list is read at start; the checks below say what never came */
+    e2e3d_wait_file(&s, "server.log", "line 2: unterminated quote", 5000);
     char *log = e2e3d_read_file(&s, "server.log");
     cr_assert(log);
     cr_expect(strstr(log, "line 2: unterminated quote") != NULL, "%s", log);
     free(log);
+    cr_expect(runs_on(&s), "no frames after the bad list");
     write_list(path, sizeof path, "/nonexistent/agent --team X\n");
     cr_expect_eq(e2e3d_stop(&s), 0, "the server ran on");
     e2e3d_cleanup(&s);
     cr_assert_eq(e2e3d_start(&s, args), 0);
-    usleep(500000);
+    /* the failed start is logged, then the child's end when it is reaped */
+    e2e3d_wait_file(&s, "server.log", "cannot start /nonexistent/agent", 5000);
+    e2e3d_wait_file(&s, "server.log", "exit status 127", 5000);
     log = e2e3d_read_file(&s, "server.log");
     cr_expect(strstr(log, "cannot start /nonexistent/agent") != NULL, "%s", log);
     cr_expect(strstr(log, "exit status 127") != NULL, "reaped: %s", log);
     free(log);
+    cr_expect(runs_on(&s), "no frames after the failed agent");
     cr_expect_eq(e2e3d_stop(&s), 0);
     unlink(path);
     e2e3d_cleanup(&s);

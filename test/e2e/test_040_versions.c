@@ -33,12 +33,19 @@ static void connect_all(const e2e_server_t *s)
     }
 }
 
-/* a monitor that starts the match */
-static void kick_off(const e2e_server_t *s)
+/* a monitor that will start the match, registered while nothing waits for it: in synch
+ * mode a step comes only when every player answered its (think), so a monitor that
+ * registered while the players are not answering would wait for its first frame */
+static int monitor_open(const e2e_server_t *s, int *mport)
 {
-    int mon = e2e_udp_open(), mport = 0;
+    int mon = e2e_udp_open();
     e2e_send(mon, s->port, "(dispinit version 3)");
-    cr_assert_gt(e2e_recv_prefix(mon, "(show ", buf, sizeof buf, 3000, &mport), 0);
+    cr_assert_gt(e2e_recv_prefix(mon, "(server_param ", buf, sizeof buf, 3000, mport), 0);
+    return mon;
+}
+
+static void kick_off(int mon, int mport)
+{
     e2e_send(mon, mport, "(dispstart)");
     close(mon);
 }
@@ -160,8 +167,9 @@ Test(versions, one_player_per_version_first_20_cycles, .timeout = 120)
     const char *args[] = { "server::synch_mode=true", "server::synch_timeout=20000", NULL };
     cr_assert_eq(e2e_server_start(&s, args), 0);
     connect_all(&s);
+    int mport = 0, mon = monitor_open(&s, &mport);
     cr_assert_eq(e2e_pl_run(pl, NV, 2, 20000, NULL, NULL), 0, "every player thinks");
-    kick_off(&s);
+    kick_off(mon, mport);
     /* until everyone's time reached 21 */
     cr_assert_eq(e2e_pl_run(pl, NV, 28, 60000, NULL, NULL), 0);
     for (int v = 1; v <= NV; v++)

@@ -246,3 +246,20 @@ void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n)
         ngw_olcoach_command(g, idx, buf);
     g->coach.replying = -1;
 }
+
+void ngw_coach_on_init_port(ngw_t *g, ngw_port_t *p, int idx, const char *text, size_t len,
+                            const struct sockaddr_storage *from)
+{
+    static const char e_init_port[] = "(error only_init_allowed_on_init_port)";
+    if (g->r->client[idx].version >= 8.0 || !g->cl[idx].used) {
+        if (g->cl[idx].used)
+            ngw_coach_send(g, idx, e_init_port);
+        else
+            ngw_udp_sendto(p->fd, from, e_init_port);
+        return;
+    }
+    char buf[NGW_DGRAM_MAX + 1];
+    size_t n = len < NGW_DGRAM_MAX ? len : NGW_DGRAM_MAX;
+    memcpy(buf, text, n);
+    ngw_coach_datagram(g, idx, buf, n);
+}

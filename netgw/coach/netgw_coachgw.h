@@ -29,6 +29,11 @@ void ngw_olcoach_command(ngw_t *g, int idx, const char *text);
 /* ---- netgw_coach.c: what both coach kinds share ---- */
 /* A datagram on a coach's own socket (g->ops.coach_datagram). */
 void ngw_coach_datagram(ngw_t *g, int idx, char *buf, size_t n);
+/* A datagram on the init port from connected coach idx's address: protocol 8 and later
+ * (or a coach without its own socket yet) get (error only_init_allowed_on_init_port),
+ * older ones may keep using the init port, the datagram is handled as on their own. */
+void ngw_coach_on_init_port(ngw_t *g, ngw_port_t *p, int idx, const char *text, size_t len,
+                            const struct sockaddr_storage *from);
 /* 1 while coach idx waits for the sim to apply a record (g->ops.coach_waiting). */
 int  ngw_coach_waiting(const ngw_t *g, int idx);
 /* Take the coach entry idx under the table lock for a client at from, open its socket.

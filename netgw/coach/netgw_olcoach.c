@@ -14,7 +14,6 @@
 #include "netgw_playergw.h"
 #include "playmode.h"
 
-#define E_INIT_PORT "(error only_init_allowed_on_init_port)"
 
 static int coach_index(int side)
 {
@@ -296,17 +295,7 @@ void ngw_olcoach_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
         const shm_client_sh_t *e = &g->r->client[idx];
         if (atomic_load(&e->state) != CLIENT_ST_ACTIVE || !ngw_addr_equal_entry(from, e))
             continue;
-        if (e->version >= 8.0 || !g->cl[idx].used) {
-            if (g->cl[idx].used)
-                ngw_coach_send(g, idx, E_INIT_PORT);
-            else
-                ngw_udp_sendto(p->fd, from, E_INIT_PORT);
-            return;
-        }
-        char buf[NGW_DGRAM_MAX + 1];
-        size_t n = len < NGW_DGRAM_MAX ? len : NGW_DGRAM_MAX;
-        memcpy(buf, text, n);
-        ngw_coach_datagram(g, idx, buf, n);
+        ngw_coach_on_init_port(g, p, idx, text, len, from);
         return;
     }
     char team[SHM_TEAM_NAME_LEN], coach[SHM_TEAM_NAME_LEN], err[COACH_REPLY_LEN];

@@ -17,7 +17,6 @@
 #include "netgw_playergw.h"
 
 #define E_NO_COACH_MODE "(error connected_offline_coach_without_coach_mode)"
-#define E_INIT_PORT     "(error only_init_allowed_on_init_port)"
 #define E_VERSION       "(error illegal_client_version)"
 
 static int trainer_allowed(const ngw_t *g)
@@ -142,18 +141,7 @@ void ngw_trainer_port(ngw_t *g, ngw_port_t *p, const char *text, size_t len,
     const int idx = SHM_COACH_TRAINER;
     shm_client_sh_t *e = &g->r->client[idx];
     if (atomic_load(&e->state) == CLIENT_ST_ACTIVE && ngw_addr_equal_entry(from, e)) {
-        /* the trainer writing to the init port: v8+ must use its own port */
-        if (e->version >= 8.0 || !g->cl[idx].used) {
-            if (g->cl[idx].used)
-                ngw_coach_send(g, idx, E_INIT_PORT);
-            else
-                ngw_udp_sendto(p->fd, from, E_INIT_PORT);
-            return;
-        }
-        char buf[NGW_DGRAM_MAX + 1];
-        size_t n = len < NGW_DGRAM_MAX ? len : NGW_DGRAM_MAX;
-        memcpy(buf, text, n);
-        ngw_coach_datagram(g, idx, buf, n);
+        ngw_coach_on_init_port(g, p, idx, text, len, from);
         return;
     }
     if (atomic_load(&e->state) != CLIENT_ST_FREE) {

@@ -215,6 +215,8 @@ static int sim_shutdown(sim_t *s)
     return rc;
 }
 
+static int sim_serve(sim_t *s);
+
 int main(int argc, char **argv)
 {
     static sim_t sim; /* large (configuration, world): not on the stack */
@@ -222,22 +224,31 @@ int main(int argc, char **argv)
     int rc = sim_conf(&sim, argc, argv);
     if (rc != 0)
         return rc < 0 ? SIM_EXIT_CONFIG : SIM_EXIT_OK;
-    if ((rc = sim_runner_init(&sim)) != SIM_EXIT_OK)
+    rc = sim_serve(&sim);
+    tgrid_free(&sim.grid);
+    return rc;
+}
+
+/* everything after the configuration: the region, the gateways, the match, the end */
+static int sim_serve(sim_t *s)
+{
+    int rc;
+    if ((rc = sim_runner_init(s)) != SIM_EXIT_OK)
         return rc;
-    sim.start_time = time(NULL);
-    sim_banner(&sim);
+    s->start_time = time(NULL);
+    sim_banner(s);
     proc_stop_signals(&sim_stop_flag);
-    if ((rc = sim_region(&sim)) != 0)
+    if ((rc = sim_region(s)) != 0)
         return rc;
-    sim_runner_region(&sim);
-    if (sim_gateways(&sim) < 0) {
-        sim_proc_stop(&sim.proc);
-        shm_region_destroy(&sim.shm);
+    sim_runner_region(s);
+    if (sim_gateways(s) < 0) {
+        sim_proc_stop(&s->proc);
+        shm_region_destroy(&s->shm);
         return 1;
     }
     fputs("\nHit CTRL-C to exit\n", stdout); /* the reference's last line before its loop */
     fflush(stdout);
-    sim_run(&sim);
-    rc = sim_shutdown(&sim);
-    return sim.proc.fatal ? sim.proc.fatal : rc; /* a gateway that could not run wins */
+    sim_run(s);
+    rc = sim_shutdown(s);
+    return s->proc.fatal ? s->proc.fatal : rc; /* a gateway that could not run wins */
 }

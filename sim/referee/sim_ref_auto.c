@@ -1,5 +1,5 @@
-/* sim_ref_auto.c -- auto mode (server::auto_mode; docs/protocol/referee.md §13, player-sim
- * 6.12): nobody at the keyboard. Before each kick-off, once all 22 players are connected
+/* sim_ref_auto.c -- auto mode (server::auto_mode; docs/protocol/referee.md §13, §12):
+ * nobody at the keyboard. Before each kick-off, once all 22 players are connected
  * (or from the second half on) kick_off_wait steps are counted, before that connect_wait
  * steps; either reaching 0 kicks off. In time_over game_over_wait steps are counted, then
  * the process is told to finish. Pure: the process prints and exits (sim_main.c). */

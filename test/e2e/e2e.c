@@ -399,27 +399,25 @@ pid_t e2e_monitorgw_pid(const e2e_server_t *s)
 }
 
 /* ---- waiting on the region ------------------------------------------------------------ */
-typedef int (*region_cond_t)(const shm_region_sh_t *r, long a, long b);
-
-/* poll cond(region, a, b) every 5 ms until it holds (0) or timeout_ms pass (-1); the
- * region is attached once it exists */
-static int region_wait(const e2e_server_t *s, int timeout_ms, region_cond_t cond, long a,
-                       long b)
+/* attached afresh at every poll, so a region replaced by a new sim is the one looked at */
+int e2e_region_wait(const char *shm_name, int timeout_ms, e2e_region_cond_t cond, long a,
+                    long b)
 {
     double end = e2e_now_ms() + timeout_ms;
-    char err[SHM_ERR_LEN];
-    shm_handle_t h = { 0 };
-    int ok = 0;
     for (;;) {
-        if (!h.r)
-            (void)shm_region_attach(&h, s->shm_name, err, sizeof err); /* h.r NULL: not yet */
-        ok = h.r && cond(h.r, a, b);
-        if (ok || e2e_now_ms() > end)
-            break;
+        char err[SHM_ERR_LEN];
+        shm_handle_t h = { 0 };
+        int ok = 0;
+        if (shm_region_attach(&h, shm_name, err, sizeof err) == 0) {
+            ok = cond(h.r, a, b);
+            shm_region_detach(&h);
+        }
+        if (ok)
+            return 0;
+        if (e2e_now_ms() > end)
+            return -1;
         usleep(5000);
     }
-    shm_region_detach(&h);
-    return ok ? 0 : -1;
 }
 
 static int cond_client(const shm_region_sh_t *r, long idx, long on)
@@ -432,7 +430,7 @@ int e2e_wait_client(const e2e_server_t *s, int idx, int on, int timeout_ms)
 {
     if (idx < 0 || idx >= SHM_MAX_CLIENTS)
         return -1;
-    return region_wait(s, timeout_ms, cond_client, idx, on);
+    return e2e_region_wait(s->shm_name, timeout_ms, cond_client, idx, on);
 }
 
 static int cond_seen(const shm_region_sh_t *r, long idx, long n)
@@ -444,7 +442,7 @@ int e2e_wait_seen(const e2e_server_t *s, int idx, int n, int timeout_ms)
 {
     if (idx < 0 || idx >= SHM_MAX_CLIENTS)
         return -1;
-    return region_wait(s, timeout_ms, cond_seen, idx, n);
+    return e2e_region_wait(s->shm_name, timeout_ms, cond_seen, idx, n);
 }
 
 static int cond_monitors(const shm_region_sh_t *r, long n, long unused)
@@ -455,7 +453,7 @@ static int cond_monitors(const shm_region_sh_t *r, long n, long unused)
 
 int e2e_wait_monitors(const e2e_server_t *s, int n, int timeout_ms)
 {
-    return region_wait(s, timeout_ms, cond_monitors, n, 0);
+    return e2e_region_wait(s->shm_name, timeout_ms, cond_monitors, n, 0);
 }
 
 static int cond_published(const shm_region_sh_t *r, long n, long unused)
@@ -472,5 +470,5 @@ int e2e_wait_steps(const e2e_server_t *s, int n, int timeout_ms)
         return -1;
     long from = (long)atomic_load(&h.r->hdr.published);
     shm_region_detach(&h);
-    return region_wait(s, timeout_ms, cond_published, from + n, 0);
+    return e2e_region_wait(s->shm_name, timeout_ms, cond_published, from + n, 0);
 }

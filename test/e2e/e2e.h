@@ -63,6 +63,13 @@ double e2e_now_ms(void);
 /* ---- waiting on what the server's processes publish in the shm region ----
  * Each polls the region every few ms, up to timeout_ms: 0 once the condition holds, -1
  * if it never did. */
+struct shm_region_sh;
+/* cond(region, a, b) != 0: what a wait waits for */
+typedef int (*e2e_region_cond_t)(const struct shm_region_sh *r, long a, long b);
+/* Poll cond on the region named shm_name (attached afresh each time, so a region a new
+ * sim made is the one seen) until it holds. */
+int  e2e_region_wait(const char *shm_name, int timeout_ms, e2e_region_cond_t cond, long a,
+                     long b);
 /* Client slots of the region: a player's is side * 11 + unum - 1 (left 0, right 1). */
 #define E2E_SLOT_PLAYER(right, unum) ((right) * 11 + (unum) - 1)
 #define E2E_SLOT_TRAINER   22

@@ -209,42 +209,26 @@ pid_t es_slot_pid(const e2e_server_t *s, int which)
     return pid;
 }
 
+static int cond_heartbeat(const shm_region_sh_t *r, long which, long unused)
+{
+    (void)unused;
+    const shm_proc_sh_t *p = which >= 0 ? &r->netgw[which]
+                           : which == -1 ? &r->monitorgw : &r->recorder;
+    return atomic_load(&p->heartbeat_ns) != 0;
+}
+
 int es_wait_heartbeat(const e2e_server_t *s, int which, int timeout_ms)
 {
-    double end = e2e_now_ms() + timeout_ms;
-    for (;;) {
-        char err[SHM_ERR_LEN];
-        shm_handle_t h;
-        int64_t beat = 0;
-        if (shm_region_attach(&h, s->shm_name, err, sizeof err) == 0) {
-            const shm_proc_sh_t *p = which >= 0 ? &h.r->netgw[which]
-                                   : which == -1 ? &h.r->monitorgw : &h.r->recorder;
-            beat = atomic_load(&p->heartbeat_ns);
-            shm_region_detach(&h);
-        }
-        if (beat != 0)
-            return 0;
-        if (e2e_now_ms() > end)
-            return -1;
-        usleep(10000);
-    }
+    return e2e_region_wait(s->shm_name, timeout_ms, cond_heartbeat, which, 0);
+}
+
+static int cond_ready(const shm_region_sh_t *r, long sim_pid, long unused)
+{
+    (void)unused;
+    return r->hdr.sim_pid == (pid_t)sim_pid && atomic_load(&r->hdr.ready) == 1;
 }
 
 int es_wait_region(const char *name, pid_t sim_pid, int timeout_ms)
 {
-    double end = e2e_now_ms() + timeout_ms;
-    for (;;) {
-        char err[SHM_ERR_LEN];
-        shm_handle_t h;
-        int ok = 0;
-        if (shm_region_attach(&h, name, err, sizeof err) == 0) {
-            ok = h.r->hdr.sim_pid == sim_pid && atomic_load(&h.r->hdr.ready) == 1;
-            shm_region_detach(&h);
-        }
-        if (ok)
-            return 0;
-        if (e2e_now_ms() > end)
-            return -1;
-        usleep(10000);
-    }
+    return e2e_region_wait(name, timeout_ms, cond_ready, (long)sim_pid, 0);
 }

@@ -31,7 +31,7 @@ Test(protocols, referee_kick_off_is_heard, .timeout = 30)
     e2e_send(mon, s.port, "(dispinit version 3)");
     cr_assert_gt(e2e_recv_prefix(mon, "(show ", buf, sizeof buf, 2000, &mport), 0);
     e2e_send(mon, mport, "(dispstart)");
-    /* spec player-sim: (hear TIME referee MSG); the kick-off is announced at time 0 */
+    /* docs/protocol/player.md §7: (hear TIME referee MSG); the kick-off is announced at time 0 */
     cr_expect_gt(e2e_recv_prefix(p, "(hear 0 referee kick_off_l)", buf, sizeof buf, 2000, NULL), 0);
     close(mon);
     close(p);

@@ -125,27 +125,18 @@ static int port_fill_entry(ngw_t *g, int idx, double version, int goalie, int sy
 {
     shm_region_sh_t *r = g->r;
     shm_client_sh_t *e = &r->client[idx];
-    uint32_t gen = e->generation + 1;
-    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
-    e->kind = CLIENT_KIND_PLAYER;
-    e->owner_gw = g->index;
-    e->generation = gen;
-    ngw_addr_to_entry(from, e);
-    e->version = version;
-    e->side = idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;
+    ngw_conn_entry_fresh(g, idx, CLIENT_KIND_PLAYER, version,
+                         idx < SHM_TEAM_SIZE ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, from);
     e->unum = idx % SHM_TEAM_SIZE + 1;
     e->goalie = goalie;
     e->view_width = SHM_VIEW_NORMAL;
     e->view_high = 1;
     e->ear_on[0] = e->ear_on[1] = 1;       /* complete hearing on, partial off */
     e->synch_see = synch_see;
-    e->last_recv_ns = shm_now_ns();
     if (conf_bool(&g->conf, SP_reconnect_token)
         && getrandom(e->reconnect_token, sizeof e->reconnect_token, 0)
            != (ssize_t)sizeof e->reconnect_token)
         memset(e->reconnect_token, 0, sizeof e->reconnect_token); /* no token: address only */
-    /* done_step: a new client is counted in synch mode from the next step on */
-    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
     if (ngw_conn_attach(g, idx, 0) < 0)
         return -1;
     ngw_audio_reset(g, idx);

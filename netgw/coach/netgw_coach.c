@@ -98,16 +98,7 @@ int ngw_coach_take(ngw_t *g, int idx, int kind, double version, int side,
                                            : "(error already_have_coach)";
         return -1;
     }
-    uint32_t gen = e->generation + 1;
-    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
-    e->kind = kind;
-    e->owner_gw = g->index;
-    e->generation = gen;
-    ngw_addr_to_entry(from, e);
-    e->version = version;
-    e->side = side;
-    e->last_recv_ns = shm_now_ns();
-    atomic_store(&e->done_step, atomic_load(&r->hdr.published));
+    ngw_conn_entry_fresh(g, idx, kind, version, side, from);
     if (ngw_conn_attach(g, idx, 0) < 0) {
         shm_table_unlock(r);
         *err = E_FAILED;

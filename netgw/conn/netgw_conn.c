@@ -91,6 +91,22 @@ static void conn_on_read(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+void ngw_conn_entry_fresh(ngw_t *g, int idx, int kind, double version, int side,
+                          const struct sockaddr_storage *from)
+{
+    shm_client_sh_t *e = &g->r->client[idx];
+    uint32_t gen = e->generation + 1;
+    memset((char *)e + sizeof e->state, 0, sizeof *e - sizeof e->state);
+    e->kind = kind;
+    e->owner_gw = g->index;
+    e->generation = gen;
+    ngw_addr_to_entry(from, e);
+    e->version = version;
+    e->side = side;
+    e->last_recv_ns = shm_now_ns();
+    atomic_store(&e->done_step, atomic_load(&g->r->hdr.published));
+}
+
 int ngw_conn_attach(ngw_t *g, int idx, int local_port)
 {
     shm_client_sh_t *e = &g->r->client[idx];

@@ -57,6 +57,11 @@ int  ngw_zlib_deflate(int fd, const void *in, size_t n, void *out, size_t cap);
 int  ngw_zlib_inflate(int fd, const void *in, size_t n, void *out, size_t cap);
 
 /* ---- netgw_conn.c: each served client's own socket; the world served ---- */
+/* Table entry idx made fresh for a new client at from (table lock held, entry FREE):
+ * cleared, its generation bumped, owned by this gateway, kind, version and side set, and
+ * counted in synch mode from the next step on. Not yet ACTIVE. */
+void ngw_conn_entry_fresh(ngw_t *g, int idx, int kind, double version, int side,
+                          const struct sockaddr_storage *from);
 /* Serve client table entry idx from this process: open (or re-open on local_port) its
  * socket and register its read event. 0 or -1. */
 int  ngw_conn_attach(ngw_t *g, int idx, int local_port);

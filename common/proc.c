@@ -84,13 +84,14 @@ void proc_child_defaults(void)
 }
 
 /* child side: never returns */
-static void proc_exec(const char *dir, char *const argv[], pid_t parent)
+static void proc_exec(const char *dir, char *const argv[], pid_t parent, int with_parent)
 {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", dir, argv[0]);
     setpgid(0, 0);                       /* terminal signals go to the parent */
-    prctl(PR_SET_PDEATHSIG, SIGTERM);    /* a killed parent takes its children along */
-    if (getppid() != parent)             /* it died before the line above */
+    if (with_parent)
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* a killed parent takes its children along */
+    if (with_parent && getppid() != parent) /* it died before the line above */
         _exit(1);
     sigset_t none;
     sigemptyset(&none);
@@ -104,8 +105,32 @@ pid_t proc_spawn(const char *dir, char *const argv[])
     pid_t parent = getpid();
     pid_t pid = proc_fork();
     if (pid == 0)
-        proc_exec(dir, argv, parent);
+        proc_exec(dir, argv, parent, 1);
     return pid;
+}
+
+pid_t proc_spawn_keep(const char *dir, char *const argv[])
+{
+    pid_t pid = proc_fork();
+    if (pid == 0)
+        proc_exec(dir, argv, 0, 0);
+    return pid;
+}
+
+int proc_gone(pid_t pid)
+{
+    char path[64], buf[512];
+    if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+        return 1;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0; /* no /proc: the kernel said it exists */
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name may hold blanks and parentheses */
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }
 
 const char *proc_exit_text(int status, char *buf, size_t len)
@@ -131,8 +156,14 @@ static int proc_any_alive(const proc_slot_t *slots, int n, uint32_t exited)
             }
         }
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        pid_t p = atomic_load(slots[i].pid);
+        if (p > 0 && proc_gone(p)) { /* not our child (a dead sim's): another reaps it */
+            atomic_store(slots[i].pid, 0);
+            atomic_store(slots[i].state, exited);
+        }
         alive |= atomic_load(slots[i].pid) > 0;
+    }
     return alive;
 }
 

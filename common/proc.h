@@ -32,6 +32,12 @@ void  proc_child_defaults(void);
  * the parent, which stops it), SIGTERM when the parent dies, no signal blocked. The
  * pid, or -1 (errno: fork's). */
 pid_t proc_spawn(const char *dir, char *const argv[]);
+/* The same, but the child outlives its parent (a gateway of a sim that may be replaced:
+ * the supervisor, a child subreaper, adopts it). */
+pid_t proc_spawn_keep(const char *dir, char *const argv[]);
+/* 1 if process pid no longer runs: no such process, or a zombie (dead, waiting for its
+ * parent, perhaps not us, to reap it). */
+int   proc_gone(pid_t pid);
 
 /* How a reaped child ended, from its wait status: "killed by signal N" or "exit status N". */
 const char *proc_exit_text(int status, char *buf, size_t len);

@@ -99,6 +99,9 @@ void shm_lock_key_region(const char *name, char *key, size_t len);
 uint64_t shm_pid_start(pid_t pid);
 /* 1 if the sim named by a header (pid and start time) is still running. */
 int  shm_sim_alive(const shm_header_sh_t *hd);
+/* 1 if process pid runs (not a zombie) and, if want_start is not 0, started then (field
+ * 22 of /proc/PID/stat: a reused pid is not taken for it). */
+int  shm_pid_running(pid_t pid, uint64_t want_start);
 /* Before creating: is there an object of this name? 0 none; 1 a stale one (a dead sim's,
  * or garbage of our own user: *stale_pid its sim or -1), which may be replaced;
  * SHM_CONFLICT another user's, or a live sim's; -1 error. err has one line. */
@@ -143,6 +146,10 @@ uint64_t shm_event_push(shm_region_sh_t *r, const shm_event_sh_t *ev);
 /* Reader: copy event seq into out. 0 ok; 1 not written yet; -1 overwritten (reader too
  * slow: skip to shm_event_head - SHM_EVENT_SLOTS/2 and count a reset). */
 int shm_event_read(const shm_region_sh_t *r, uint64_t seq, shm_event_sh_t *out);
+/* Writer that commits later (the sim, sim/sim_resume.c): write ev at position pos
+ * without moving the head, which readers stop at; shm_event_release moves it. */
+void shm_event_put(shm_region_sh_t *r, uint64_t pos, const shm_event_sh_t *ev);
+void shm_event_release(shm_region_sh_t *r, uint64_t head);
 /* Reader: the next event at *cursor before position upto. 0 one (cursor advanced); 1 none
  * yet; -1 lost (the cursor jumped to half a ring before the head: count a reset). */
 int shm_event_next(const shm_region_sh_t *r, uint64_t *cursor, uint64_t upto,
@@ -174,6 +181,11 @@ int      shm_evring_next(shm_seqring_t q, uint64_t *cursor, uint64_t upto, void 
 int shm_cmd_push(shm_cmd_ring_sh_t *q, const shm_cmd_sh_t *c);
 /* Consumer: pop into out; 0 ok, -1 empty. */
 int shm_cmd_pop(shm_cmd_ring_sh_t *q, shm_cmd_sh_t *out);
+/* Consumer that commits later (the sim): the record at *cursor (between the tail and
+ * the head), the cursor advanced, the tail left alone: the caller stores the tail when it
+ * commits what it did with the records. 0, or -1 if none. */
+int shm_cmd_take(shm_cmd_ring_sh_t *q, uint32_t *cursor, shm_cmd_sh_t *out);
+int shm_ctrl_take(shm_ctrl_ring_sh_t *q, uint32_t *cursor, shm_cmd_sh_t *out);
 int shm_ctrl_push(shm_ctrl_ring_sh_t *q, const shm_cmd_sh_t *c);
 int shm_ctrl_pop(shm_ctrl_ring_sh_t *q, shm_cmd_sh_t *out);
 int shm_monreq_push(shm_monreq_ring_sh_t *q, const shm_monreq_sh_t *m);

@@ -90,19 +90,39 @@ void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c)
     }
 }
 
+/* With resume on, a dead sim is not the end: the match waits for the sim that takes it
+ * over (its supervisor restarts it, or systemd), up to hdr.resume_wait_ms from the moment
+ * this process noticed; at once the end if the supervisor is gone too. */
+static int gateway_waits_for_sim(const shm_region_sh_t *r, int64_t now, int64_t *dead_since)
+{
+    uint32_t wait = r->hdr.resume_wait_ms;
+    pid_t super = (pid_t)r->hdr.super_pid;
+    if (wait == 0 || (super > 0 && !shm_pid_running(super, r->hdr.super_start)))
+        return 0;
+    if (*dead_since == 0)
+        *dead_since = now;
+    return now - *dead_since < (int64_t)wait * 1000000LL;
+}
+
 int shm_gateway_sim_alive(const shm_region_sh_t *r)
 {
     /* a gateway asks every few milliseconds; /proc is read at most every
      * SHM_ALIVE_EVERY_NS (per process: a gateway serves one region) */
     static const shm_region_sh_t *seen;
-    static int64_t seen_ns;
+    static int64_t seen_ns, dead_since;
     if (atomic_load(&r->hdr.shutdown))
         return 0;
     int64_t now = shm_now_ns();
     if (r == seen && now - seen_ns < SHM_ALIVE_EVERY_NS)
         return 1;
-    if (!shm_sim_alive(&r->hdr))
-        return 0;
+    if (!shm_sim_alive(&r->hdr)) {
+        if (r != seen)
+            dead_since = 0;
+        seen = r;
+        seen_ns = now;
+        return gateway_waits_for_sim(r, now, &dead_since);
+    }
+    dead_since = 0;
     seen = r;
     seen_ns = now;
     return 1;

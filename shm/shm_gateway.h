@@ -41,8 +41,10 @@ int  shm_gateway_args(int argc, char **argv, const char *env, unsigned opts, shm
 void shm_gateway_conf(const shm_region_sh_t *r, conf_t *c);
 #define SHM_ALIVE_EVERY_NS 100000000LL /* the sim's process is looked up this often */
 
-/* 0 once the sim that created the region is gone (pid and start time; noticed within
- * SHM_ALIVE_EVERY_NS) or asked everyone to leave (at once). */
+/* 0 once the sim is gone (pid and start time; noticed within SHM_ALIVE_EVERY_NS) or
+ * asked everyone to leave (at once). With resume on (hdr.resume_wait_ms), a dead sim
+ * counts as there for that long while its supervisor lives: a new sim takes the match
+ * over and writes its pid into the header. */
 int  shm_gateway_sim_alive(const shm_region_sh_t *r);
 
 /* What wakes a gateway's loop once per published snapshot: its wake socket

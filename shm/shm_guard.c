@@ -106,9 +106,8 @@ uint64_t shm_pid_start(pid_t pid)
     return pid_stat(pid, &state, &start) == 0 ? start : 0;
 }
 
-int shm_sim_alive(const shm_header_sh_t *hd)
+int shm_pid_running(pid_t pid, uint64_t want_start)
 {
-    pid_t pid = (pid_t)hd->sim_pid;
     char state;
     uint64_t start;
     if (pid <= 0)
@@ -117,8 +116,13 @@ int shm_sim_alive(const shm_header_sh_t *hd)
         return !(kill(pid, 0) < 0 && errno == ESRCH);
     if (state == 'Z' || state == 'X')
         return 0; /* killed, not reaped yet by its parent: it will never run again */
-    /* the pid may have been reused: the start time tells the sim from a newcomer */
-    return hd->sim_start == 0 || start == hd->sim_start;
+    /* the pid may have been reused: the start time tells the process from a newcomer */
+    return want_start == 0 || start == want_start;
+}
+
+int shm_sim_alive(const shm_header_sh_t *hd)
+{
+    return shm_pid_running((pid_t)hd->sim_pid, hd->sim_start);
 }
 
 /* the header of an object that is already open, if it is big enough to hold one; 0 ok */
@@ -203,7 +207,8 @@ int shm_gateway_leave(shm_handle_t *h)
         return 0;
     /* a spawned gateway whose parent changed: the kernel reparents it before the death
      * signal, while the dying sim may still look alive in /proc */
-    int orphaned = h->sim_parent && getppid() != (pid_t)h->r->hdr.sim_pid;
+    int orphaned = h->sim_parent && getppid() != (pid_t)h->r->hdr.sim_pid
+                   && h->r->hdr.resume_wait_ms == 0; /* with resume: a new sim's child's */
     if (atomic_load(&h->r->hdr.shutdown) == 0 && (orphaned || !shm_sim_alive(&h->r->hdr))) {
         /* the sim was killed: nobody else will remove its region. Only under the name's
          * lock (no new sim is creating one meanwhile) and only our own object. */

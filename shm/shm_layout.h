@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  9u
+#define SHM_LAYOUT_VERSION  10u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -39,6 +39,9 @@
 #define SHM_EVENT_TEXT_LEN  232     /* text carried by one event */
 #define SHM_NAME_LEN        64      /* shm object name "/rcssserver-6000" */
 #define SHM_TEXT_MAX        16384   /* longest text carried in parts (records or events) */
+#define SHM_STATE_BYTES     (640 * 1024) /* one copy of the sim's match state (resume) */
+#define SHM_RESUME_PROGRESS 20      /* steps a new sim must publish before it counts as
+                                       having taken the match over for good */
 
 /* ---- header: offsets 0 and 4 never move ----------------------------------------- */
 typedef struct shm_header_sh {
@@ -71,6 +74,16 @@ typedef struct shm_header_sh {
                                            /proc/PID/stat, clock ticks after boot): with
                                            sim_pid it names the live sim (pid reuse) */
     _Atomic uint64_t  live_pub;         /* publishes of the region's `live` world (below) */
+    /* a sim that dies is replaced and the match goes on (docs/ARCHITECTURE.md "A killed
+     * sim"): written by the sim that takes the match over */
+    _Atomic uint32_t  sim_restarts;     /* sims that took this match over from a dead one */
+    _Atomic uint32_t  resume_tries;     /* sims started on this match since the last one
+                                           that got SHM_RESUME_PROGRESS steps done */
+    uint32_t          resume_wait_ms;   /* server::resume_wait_ms, 0 with resume off: how
+                                           long a gateway waits for a new sim */
+    int32_t           super_pid;        /* the supervisor that restarts the sim (the
+                                           rcssserver started by hand), 0 none (systemd) */
+    uint64_t          super_start;      /* its start time (as sim_start) */
 } shm_header_sh_t;
 
 /* ---- parameters: written once by sim before ready=1 ------------------------------ */
@@ -526,6 +539,21 @@ typedef struct shm_runner_sh {
     char     text_log[SHM_RUNNER_PATH_LEN]; /* recorder: final path of the text log, "" */
 } shm_runner_sh_t;
 
+/* ---- the sim's match state: everything the next step needs, so that a new sim can take
+ * the match over from a dead one (sim/sim_resume.c). Written by the sim only, read by the
+ * sim only: the body is the sim's own structure (its layout named by body_version and
+ * body_size, which a new sim checks before it adopts it). Two copies: the sim fills the
+ * one `cur` does not name, then flips cur, so a sim killed at any moment leaves one
+ * consistent copy; each commit is made before the snapshot it leads to is published. */
+typedef struct shm_state_sh {
+    _Atomic uint32_t cur;          /* index of the consistent copy */
+    uint32_t         body_version; /* the sim's state layout (SIM_STATE_VERSION) */
+    uint64_t         body_size;    /* bytes of one body (sizeof the sim's structure) */
+    _Atomic uint64_t commits;      /* commits made (0: no state yet) */
+    uint64_t         _pad0[5];
+    unsigned char    body[2][SHM_STATE_BYTES];
+} shm_state_sh_t;
+
 /* ---- the region ---------------------------------------------------------------------- */
 typedef struct shm_region_sh {
     shm_header_sh_t      hdr;
@@ -551,6 +579,7 @@ typedef struct shm_region_sh {
                                                           the step it follows, event_head =
                                                           the events released so far; seq is
                                                           a seqlock, hdr.live_pub counts */
+    shm_state_sh_t       state;                        /* the sim's match state (resume) */
 } shm_region_sh_t;
 
 _Static_assert(offsetof(shm_header_sh_t, magic) == 0, "magic must stay at offset 0");

@@ -64,6 +64,35 @@ static int spsc_pop(spsc_view_t v, void *out)
     return 0;
 }
 
+/* Consumer that commits later: copy the record at *cursor (from tail up to head) and
+ * advance the cursor only; the tail, which frees the slot, is stored by the caller at
+ * its commit (the sim: a sim that dies before committing leaves the records to its
+ * successor). 0, or -1 if nothing is there. */
+static int spsc_take(spsc_view_t v, uint32_t *cursor, void *out)
+{
+    uint32_t t = atomic_load_explicit(v.tail, memory_order_relaxed);
+    uint32_t h = atomic_load_explicit(v.head, memory_order_acquire);
+    uint32_t c = *cursor;
+
+    if (c - t > h - t || h - t > v.n) /* a cursor outside [tail, head]: start at tail */
+        c = t;
+    if (c == h || h - t > v.n)
+        return -1;
+    memcpy(out, (const char *)v.slots + (size_t)(c & (v.n - 1)) * v.size, v.size);
+    *cursor = c + 1;
+    return 0;
+}
+
+int shm_cmd_take(shm_cmd_ring_sh_t *q, uint32_t *cursor, shm_cmd_sh_t *out)
+{
+    return spsc_take(SPSC_VIEW(q), cursor, out);
+}
+
+int shm_ctrl_take(shm_ctrl_ring_sh_t *q, uint32_t *cursor, shm_cmd_sh_t *out)
+{
+    return spsc_take(SPSC_VIEW(q), cursor, out);
+}
+
 /* Per-client command ring: producer = the netgw serving the client, consumer = sim.
  * 0 or -1 (full, counted in dropped). */
 int shm_cmd_push(shm_cmd_ring_sh_t *q, const shm_cmd_sh_t *c)

@@ -266,6 +266,22 @@ uint64_t shm_event_push(shm_region_sh_t *r, const shm_event_sh_t *ev)
     return shm_evring_push(EVENT_RING(r), ev);
 }
 
+void shm_event_put(shm_region_sh_t *r, uint64_t pos, const shm_event_sh_t *ev)
+{
+    char *e = (char *)&r->events.ev[pos & (SHM_EVENT_SLOTS - 1)];
+    _Atomic uint64_t *seq = (_Atomic uint64_t *)e;
+    atomic_store_explicit(seq, 0, memory_order_relaxed); /* as shm_evring_push */
+    atomic_thread_fence(memory_order_release);
+    memcpy(e + SHM_RING_BODY_OFF, (const char *)ev + SHM_RING_BODY_OFF,
+           sizeof *ev - SHM_RING_BODY_OFF);
+    atomic_store_explicit(seq, pos + 1, memory_order_release);
+}
+
+void shm_event_release(shm_region_sh_t *r, uint64_t head)
+{
+    atomic_store_explicit(&r->events.head, head, memory_order_release);
+}
+
 int shm_event_read(const shm_region_sh_t *r, uint64_t seq, shm_event_sh_t *out)
 {
     return shm_evring_read(EVENT_RING(r), seq, out);

@@ -50,6 +50,7 @@ typedef struct sim_gw {
     int            pending;         /* died, restart due */
     int            quick_deaths;    /* died within SIM_QUICK_DEATH_NS of its start, in a row */
     int32_t        killed_pid;      /* the watchdog killed this process (not yet reaped) */
+    int            adopted;         /* a dead sim's child: watched by pid, not waited for */
 } sim_gw_t;
 
 typedef struct sim_proc {
@@ -69,6 +70,8 @@ typedef struct sim_proc {
     int64_t   last_tick_ns;         /* last reap/watchdog pass */
     int       fatal;                /* exit status the server must stop with (a gateway
                                        that cannot run: SIM_EXIT_BIND, crash loop: 1) */
+    int       keep;                 /* children outlive the sim (resume on: a new sim
+                                       adopts them) */
 } sim_proc_t;
 
 /* ---- runner interface: readiness, events, results, resets (sim_runner.c, sim_events.c,
@@ -90,6 +93,9 @@ typedef struct sim_evsink {
     char     *pend;
     size_t    pend_len, pend_cap;
     uint64_t  drops;                /* lines dropped (slow reader, broken stream) */
+    int       hold;                 /* lines wait in pend until the turn is committed
+                                       (a sim that dies before never wrote them; its
+                                       successor writes them once) */
 } sim_evsink_t;
 
 typedef struct sim_runner {
@@ -109,8 +115,33 @@ typedef struct sim_runner {
     sim_evsink_t sink;
 } sim_runner_t;
 
+/* What the process has taken from the region and not committed yet (sim_resume.c): the
+ * read position in every command and control ring (the rings' tails move only at a
+ * commit) and the next event position (readers see events only up to the head, which
+ * moves only at a commit). A sim that dies leaves everything after its last commit to its
+ * successor, which takes it again. */
+typedef struct sim_taken {
+    uint32_t cmd[SHM_MAX_CLIENTS];         /* client command rings */
+    uint32_t ctrl[SHM_MAX_GATEWAYS + 1];   /* control rings; the last is monitorgw's */
+    uint64_t ev_head;                      /* the event ring */
+} sim_taken_t;
+
+/* what the process knows of the match it took over (sim_resume.c, sim_super.c) */
+typedef struct sim_resume {
+    char     name[SHM_NAME_LEN];  /* the region to take over ("": a new match) */
+    int      super_fd;            /* pipe to the supervisor, -1 none */
+    int      progress_left;       /* steps to publish before the restart counts as done */
+} sim_resume_t;
+
+/* the supervisor: the rcssserver a user starts, which runs the sim as its child and
+ * starts a new one on the same match when it dies (sim_super.c) */
+#define SIM_EXIT_CRASH_LOOP   4    /* the sim kept dying: the match was given up */
+#define SIM_SUPER_POLL_MS     20   /* the supervisor's look at its children */
+
 typedef struct sim {
     conf_t        conf;
+    sim_taken_t   taken;            /* what is not committed yet (sim_resume.c) */
+    sim_resume_t  resume;
     shm_handle_t  shm;
     sim_world_t   world;
     sim_proc_t    proc;
@@ -128,6 +159,7 @@ typedef struct sim {
     int           team_started[2];  /* team_l_start / team_r_start were run */
     sim_guard_t   guard;            /* instance locks (sim_guard.c) */
     sim_runner_t  runner;           /* runner interface (sim_runner.c) */
+    int           pub_pending;      /* a step's snapshot is filled, not yet published */
 } sim_t;
 
 /* ---- sim_stop.c ---- */
@@ -274,15 +306,58 @@ void sim_world_reset(sim_world_t *w, const shm_client_sh_t *cl);
 int  sim_reset_pending(const sim_t *s);
 void sim_reset(sim_t *s);
 
+/* ---- sim_resume.c: the match state in the region, and taking a match over ---- */
+enum { SIM_COMMIT_QUIET, SIM_COMMIT_STEP, SIM_COMMIT_LIVE };
+/* The region's state body: the process state the next turn needs, from the world to
+ * the clock, with what was taken from the rings, for each commit. */
+#define SIM_STATE_VERSION 1u
+/* Commit: the process state as it is into the region's spare copy, which becomes the
+ * consistent one; then the rings' tails and the event head follow what was taken.
+ * kind: what is published right after (SIM_COMMIT_STEP: the next snapshot; _LIVE: the
+ * live world; _QUIET: nothing). */
+void sim_commit(sim_t *s, int kind);
+/* The step's snapshot (committed first) and the live world (the same). */
+void sim_publish_step(sim_t *s);
+void sim_publish_between(sim_t *s);
+/* After a commit: what the process does outside the region (the lines it prints, the
+ * team commands it starts) is marked done in the committed copy, so a successor does not
+ * do it again. */
+void sim_after_commit(sim_t *s);
+/* The process's side of the world's event sink: events go to the next uncommitted
+ * position (ctx = the sim_t). */
+void sim_state_emit(void *ctx, const shm_event_sh_t *ev);
+/* Before the first commit of a new match: the state body's version and size. */
+void sim_state_init(shm_region_sh_t *r);
+/* 1 if the region named can be taken over by this process: its sim is dead, no
+ * shutdown, a state body of this version. Fills why otherwise. */
+int  sim_resume_possible(const char *name, char *why, size_t len);
+/* Take the match over from the region named (the sim that ran it is dead): the state,
+ * the clock, the children, then the loop as usual. Returns the exit status. */
+int  sim_resume_serve(sim_t *s);
+/* A turn's publish counted towards the new sim's progress (hdr.resume_tries back to 0,
+ * the supervisor told). */
+void sim_resume_progress(sim_t *s);
+
+/* ---- sim_super.c ---- */
+/* Run as the supervisor when resume is on and the sim spawns its gateways: returns 0 in
+ * the child, which goes on as the sim (s->resume.name set when it takes a match over);
+ * the supervisor itself never returns (it exits with the sim's status). -1: no
+ * supervisor (resume off, systemd layout), the caller is the sim. */
+int  sim_super_run(sim_t *s);
+/* The sim tells its supervisor: "N<name>" the region is there, "P" a restart took. */
+void sim_super_tell(sim_t *s, const char *msg);
+
 /* ---- sim_publish.c ---- */
 /* Fill a snapshot's world fields from w (and the view fields from the client table cl,
  * may be NULL). Does not touch seq/step/publish_ns/event_head. */
 void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snapshot_sh_t *s);
-/* Event sink for the world: appends to the region's event ring (ctx = region). */
-void sim_publish_emit(void *ctx, const shm_event_sh_t *ev);
-/* Publish the world as the next snapshot (due at grid_ns, timer poll `poll`) and wake
- * every gateway and the recorder. */
-void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll);
+/* Fill the next snapshot slot with the world (due at grid_ns, timer poll `poll`; the
+ * events before ev_head belong to it) and return it, still open: readers skip it until
+ * sim_publish_done closes it, makes it the newest and wakes every gateway and the
+ * recorder. */
+shm_snapshot_sh_t *sim_publish_fill_step(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns,
+                                         uint64_t poll, uint64_t ev_head);
+void sim_publish_done(shm_region_sh_t *r, shm_snapshot_sh_t *s);
 /* Publish the world between two steps (the region's `live` world: what commands
  * applied at once changed, the events they released) and wake everyone. */
 void sim_publish_live(sim_world_t *w, shm_region_sh_t *r);
@@ -299,14 +374,14 @@ extern const sim_ref_table_t sim_step_referees;
  * records from a coach ring (0 trainer/monitor). */
 void sim_cmd_control(sim_world_t *w, const shm_cmd_sh_t *c, int side);
 /* Drain every player's command ring (a disabled player's records are dropped), the
- * coach/trainer rings and every gateway's control ring of region r, applying the
- * records in order; each coach or control record applied is acknowledged with an
+ * coach/trainer rings and every gateway's control ring of region r from the positions
+ * in t (advanced; the tails move at the next commit), applying the records in order; each coach or control record applied is acknowledged with an
  * SHM_EV_ACK event (its producer answers after it). Then, at a step (step = 1), the
  * coach-language messages that are due are released. Returns records applied. */
-int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step);
+int  sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, sim_taken_t *t, int step);
 /* 1 if a coach ring or a control ring holds a record, or a gateway asked for the
  * players' rings (hdr.players_now): something to apply at once. */
-int  sim_cmd_pending_now(const shm_region_sh_t *r);
+int  sim_cmd_pending_now(const shm_region_sh_t *r, const sim_taken_t *t);
 
 /* ---- sim_coach.c ---- */
 /* One record from a coach's ring: side 0 the trainer, else the online coach of side.
@@ -331,5 +406,13 @@ void sim_coach_kick_off(sim_world_t *w);
 /* One turn of the main loop: clients, commands, the step (or a reset), the match flow,
  * publish. */
 void sim_loop_turn(sim_t *s);
+/* After a commit: the event stream's held lines, the team commands, the lines printed. */
+void sim_loop_outside(sim_t *s);
+
+/* ---- sim_proc.c (a match taken over) ---- */
+/* The children of a dead sim, as the region's slots name them: those still running are
+ * watched by pid (they are not this process's children: the supervisor reaps them), the
+ * others are started again. */
+void sim_proc_adopt(sim_proc_t *p);
 
 #endif

@@ -22,13 +22,13 @@
 void sim_between_steps(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
-    if (!sim_cmd_pending_now(r))
+    if (!sim_cmd_pending_now(r, &s->taken))
         return;
     atomic_store_explicit(&r->hdr.players_now, 0, memory_order_relaxed);
     sim_world_sync_clients(&s->world, r->client);
     sim_world_sync_teams(&s->world, r->team);
-    sim_cmd_drain(&s->world, r, 0);
-    sim_publish_live(&s->world, r);
+    sim_cmd_drain(&s->world, r, &s->taken, 0);
+    sim_publish_between(s);
 }
 
 int64_t sim_clock_due(int64_t grid0_ns, uint64_t poll)

@@ -196,68 +196,68 @@ static void ack(sim_world_t *w, const shm_cmd_sh_t *c, int ring, int ci, uint32_
     sim_world_emit(w, SHM_EV_ACK, ring, ci, 0.0, 0.0, (int32_t)pos, NULL, 0);
 }
 
-static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q, int gw)
+static int drain_ctrl(sim_world_t *w, shm_ctrl_ring_sh_t *q, uint32_t *cur, int gw)
 {
     shm_cmd_sh_t c;
     int n = 0;
-    while (n < SHM_CTRL_SLOTS && shm_ctrl_pop(q, &c) == 0) {
+    while (n < SHM_CTRL_SLOTS && shm_ctrl_take(q, cur, &c) == 0) {
         sim_cmd_control(w, &c, 0);
-        ack(w, &c, 1, gw, atomic_load_explicit(&q->tail, memory_order_relaxed));
+        ack(w, &c, 1, gw, *cur);
         n++;
     }
     return n;
 }
 
 /* a coach that left: what it sent up to its (bye) is still logged, at this step */
-static int drain_coach(sim_world_t *w, shm_region_sh_t *r, int ci)
+static int drain_coach(sim_world_t *w, shm_region_sh_t *r, uint32_t *cur, int ci)
 {
     shm_client_sh_t *e = &r->client[ci];
     int side = ci == SHM_COACH_LEFT ? SHM_SIDE_LEFT : ci == SHM_COACH_RIGHT ? SHM_SIDE_RIGHT : 0;
     shm_cmd_ring_sh_t *q = &r->cmd[ci];
     shm_cmd_sh_t c;
     int n = 0;
-    while (n < SHM_CMD_SLOTS && shm_cmd_pop(q, &c) == 0) {
+    while (n < SHM_CMD_SLOTS && shm_cmd_take(q, cur, &c) == 0) {
         if (atomic_load_explicit(&e->state, memory_order_acquire) == CLIENT_ST_ACTIVE) {
             if (!sim_coach_record(w, &c, side))
                 sim_cmd_control(w, &c, side);
         } else {
             sim_coach_record_gone(w, &c, side);
         }
-        ack(w, &c, 0, ci, atomic_load_explicit(&q->tail, memory_order_relaxed));
+        ack(w, &c, 0, ci, *cur);
         n++;
     }
     return n;
 }
 
-static int ring_busy(const _Atomic uint32_t *head, const _Atomic uint32_t *tail)
+/* records between what was taken and the producer's head */
+static int ring_busy(const _Atomic uint32_t *head, uint32_t taken)
 {
-    return atomic_load_explicit(head, memory_order_acquire)
-           != atomic_load_explicit(tail, memory_order_relaxed);
+    return atomic_load_explicit(head, memory_order_acquire) != taken;
 }
 
-int sim_cmd_pending_now(const shm_region_sh_t *r)
+int sim_cmd_pending_now(const shm_region_sh_t *r, const sim_taken_t *t)
 {
     if (atomic_load_explicit(&r->hdr.players_now, memory_order_acquire))
         return 1;
     for (int ci = SHM_COACH_TRAINER; ci < SHM_MAX_CLIENTS; ci++) {
-        if (ring_busy(&r->cmd[ci].head, &r->cmd[ci].tail)
+        if (ring_busy(&r->cmd[ci].head, t->cmd[ci])
             && atomic_load_explicit(&r->client[ci].state, memory_order_relaxed) == CLIENT_ST_ACTIVE)
             return 1;
     }
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++) {
-        if (ring_busy(&r->netgw[g].ctrl.head, &r->netgw[g].ctrl.tail))
+        if (ring_busy(&r->netgw[g].ctrl.head, t->ctrl[g]))
             return 1;
     }
-    return ring_busy(&r->monitorgw.ctrl.head, &r->monitorgw.ctrl.tail);
+    return ring_busy(&r->monitorgw.ctrl.head, t->ctrl[SHM_MAX_GATEWAYS]);
 }
 
-int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step)
+int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, sim_taken_t *t, int step)
 {
     shm_cmd_sh_t c;
     int n = 0;
     for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
         int k = 0; /* at most one ring's worth per turn, so a flood cannot stall the step */
-        while (k < SHM_CMD_SLOTS && shm_cmd_pop(&r->cmd[i], &c) == 0) {
+        while (k < SHM_CMD_SLOTS && shm_cmd_take(&r->cmd[i], &t->cmd[i], &c) == 0) {
             if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */
                 sim_cmd_player(w, i, &c);
             else if (c.kind == SHM_CMD_RAW || c.kind == SHM_CMD_CONT)
@@ -267,10 +267,10 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, int step)
         n += k;
     }
     for (int ci = SHM_COACH_TRAINER; ci < SHM_MAX_CLIENTS; ci++)
-        n += drain_coach(w, r, ci);
+        n += drain_coach(w, r, &t->cmd[ci], ci);
     for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++)
-        n += drain_ctrl(w, &r->netgw[g].ctrl, (int)g);
-    n += drain_ctrl(w, &r->monitorgw.ctrl, SHM_MAX_GATEWAYS);
+        n += drain_ctrl(w, &r->netgw[g].ctrl, &t->ctrl[g], (int)g);
+    n += drain_ctrl(w, &r->monitorgw.ctrl, &t->ctrl[SHM_MAX_GATEWAYS], SHM_MAX_GATEWAYS);
     if (step)
         sim_coach_release(w);
     return n;

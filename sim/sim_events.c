@@ -159,7 +159,7 @@ static int sink_write(sim_evsink_t *k, const char *p, size_t n, size_t *done)
 void sim_events_flush(sim_evsink_t *k)
 {
     size_t done;
-    if (k->fd < 0 || k->broken || k->pend_len == 0)
+    if (k->fd < 0 || k->broken || k->pend_len == 0 || k->hold)
         return;
     if (sink_write(k, k->pend, k->pend_len, &done) < 0)
         return;
@@ -197,7 +197,7 @@ static void sink_line(sim_evsink_t *k, const char *line, size_t n)
         return;
     }
     sim_events_flush(k);
-    if (k->pend_len == 0 && sink_write(k, line, n, &done) < 0) {
+    if (k->pend_len == 0 && !k->hold && sink_write(k, line, n, &done) < 0) {
         k->drops++;
         return;
     }
@@ -217,7 +217,9 @@ void sim_events_emit(sim_t *s, const char *name, json_t *obj)
     if (!obj)
         return;
     json_t *line = json_pack("{s:s, s:i, s:I, s:i}", "event", name, "time", s->world.time,
-                             "step", (json_int_t)(r ? atomic_load(&r->hdr.published) : 0),
+                             "step",
+                             (json_int_t)(r ? atomic_load(&r->hdr.published) + (uint64_t)s->pub_pending
+                                            : 0),
                              "episode", (int)s->world.episode);
     if (line) {
         json_object_update(line, obj);

@@ -3,6 +3,7 @@
  * auto mode, the lines the reference prints), publish. What happens while the clock
  * waits is in sim_clock.c (sim_between_steps). */
 #include <stdio.h>
+#include <string.h>
 #include "sim.h"
 #include "log.h"
 #include "playmode.h"
@@ -35,29 +36,57 @@ static void start_teams(sim_t *s)
     }
 }
 
-/* after each step: team commands, auto mode, the lines the reference prints */
+/* The lines of a turn, in the order the reference prints them, as notes printed after
+ * the commit (sim_after_commit): a sim that dies before never printed them, its
+ * successor prints them once. A line said before the notes the referee just made goes
+ * in front of them. */
+static void note_before(sim_world_t *w, size_t mark, const char *line)
+{
+    char tail[SIM_NOTES_LEN];
+    size_t n = w->notes_len - mark;
+    memcpy(tail, w->notes + mark, n);
+    w->notes_len = mark;
+    sim_world_note(w, "%s", line);
+    if (w->notes_len + n < sizeof w->notes) {
+        memcpy(w->notes + w->notes_len, tail, n);
+        w->notes_len += n;
+        w->notes[w->notes_len] = '\0';
+    }
+}
+
+/* after each step: auto mode and the lines the reference prints */
 static void sim_match_flow(sim_t *s)
 {
-    start_teams(s);
-    sim_world_print_notes(&s->world, stdout); /* the players who left, the types changed */
-    int f = sim_referee_auto(&s->world, connected_players(s->shm.r));
+    sim_world_t *w = &s->world;
+    size_t mark = w->notes_len; /* the players who left, the types changed */
+    int f = sim_referee_auto(w, connected_players(s->shm.r));
     if (f & SIM_AUTO_SAY_KICK_OFF)
-        puts("Waiting to kick off");
+        note_before(w, mark, "Waiting to kick off");
     if (f & SIM_AUTO_SAY_CONNECT)
-        puts("Waiting for players to connect");
-    sim_world_print_notes(&s->world, stdout); /* before the kick-off that made them */
-    if (s->world.ref.kick_offs != s->kick_offs_said) {
-        s->kick_offs_said = s->world.ref.kick_offs;
-        puts(s->world.ref.kick_off_last == SHM_SIDE_LEFT ? "Kick_off_left" : "Kick_off_right");
+        note_before(w, mark, "Waiting for players to connect");
+    if (w->ref.kick_offs != s->kick_offs_said) {
+        s->kick_offs_said = w->ref.kick_offs;
+        sim_world_note(w, "%s", w->ref.kick_off_last == SHM_SIDE_LEFT ? "Kick_off_left"
+                                                                     : "Kick_off_right");
     }
     if (f & SIM_AUTO_SAY_END)
-        puts("Waiting after end of match");
+        sim_world_note(w, "Waiting after end of match");
     if (f & SIM_AUTO_GAME_OVER)
         s->game_over = 1;
+}
+
+/* after the commit: the team commands and the turn's lines (stdout) */
+void sim_loop_outside(sim_t *s)
+{
+    s->runner.sink.hold = 0;
+    sim_events_flush(&s->runner.sink);
+    start_teams(s);
+    sim_after_commit(s);
     fflush(stdout);
 }
 
-/* one cycle: clients, commands, step (or a reset), publish */
+/* one cycle: clients, commands, step (or a reset); the snapshot filled, the turn's
+ * events made, all committed, then the snapshot published */
 void sim_loop_turn(sim_t *s)
 {
     shm_region_sh_t *r = s->shm.r;
@@ -68,7 +97,7 @@ void sim_loop_turn(sim_t *s)
     int64_t t0 = shm_now_ns(); /* the sim's own work from here (metrics) */
     sim_world_sync_clients(&s->world, r->client);
     sim_world_sync_teams(&s->world, r->team);
-    sim_cmd_drain(&s->world, r, 1);
+    sim_cmd_drain(&s->world, r, &s->taken, 1);
     if (sim_reset_pending(s)) {
         sim_reset(s);
     } else {
@@ -77,9 +106,17 @@ void sim_loop_turn(sim_t *s)
     }
     if (s->world.play_mode != pm)
         log_debug("time %d: %s", s->world.time, playmode_name(s->world.play_mode));
-    sim_publish(&s->world, r, sim_clock_due(s->grid0_ns, s->poll), s->poll);
+    shm_snapshot_sh_t *snap = sim_publish_fill_step(&s->world, r,
+                                                    sim_clock_due(s->grid0_ns, s->poll),
+                                                    s->poll, s->taken.ev_head);
     sim_world_end_cycle(&s->world);
     s->last_step_ns = shm_now_ns();
+    s->pub_pending = 1; /* the events below belong to the next snapshot, after this one */
+    s->runner.sink.hold = 1;
     sim_runner_after_turn(s, t0);
+    sim_commit(s, SIM_COMMIT_STEP);
+    sim_publish_done(r, snap);
+    s->pub_pending = 0;
+    sim_loop_outside(s);
+    sim_resume_progress(s);
 }
-

@@ -89,6 +89,29 @@ static void fill_region(sim_t *s)
     r->rec.start_time = (int64_t)s->start_time; /* log names and the result block agree */
     r->hdr.n_gateways = (uint32_t)clamp_gateways(&s->conf);
     r->hdr.sim_pid = (int32_t)getpid();
+    /* resume: how long the gateways wait for a new sim, and who starts it */
+    int wait = conf_int(&s->conf, SP_resume_wait_ms);
+    r->hdr.resume_wait_ms = conf_bool(&s->conf, SP_resume_match) && wait > 0 ? (uint32_t)wait : 0;
+    if (s->resume.super_fd >= 0) {
+        r->hdr.super_pid = (int32_t)getppid();
+        r->hdr.super_start = shm_pid_start(getppid());
+    }
+    sim_state_init(r);
+}
+
+/* the region's name: server::shm_name, else /rcssserver-PORT; -1 if too long */
+static int region_name(const conf_t *c, char *name, size_t len)
+{
+    const char *cn = conf_str(c, SP_shm_name);
+    if (strlen(cn) >= len) {
+        fprintf(stderr, "server::shm_name is longer than %d characters\n", (int)len - 1);
+        return -1;
+    }
+    if (cn[0] != '\0')
+        memcpy(name, cn, strlen(cn) + 1);
+    else
+        shm_default_name(conf_int(c, SP_port), name, len);
+    return 0;
 }
 
 /* 0, or the exit status: 1 (error), SIM_EXIT_BIND (the name or a port is another
@@ -96,15 +119,8 @@ static void fill_region(sim_t *s)
 static int sim_region(sim_t *s)
 {
     char name[SHM_NAME_LEN], err[SHM_ERR_LEN];
-    const char *cn = conf_str(&s->conf, SP_shm_name);
-    if (strlen(cn) >= sizeof name) {
-        fprintf(stderr, "server::shm_name is longer than %d characters\n", SHM_NAME_LEN - 1);
+    if (region_name(&s->conf, name, sizeof name) < 0)
         return 1;
-    }
-    if (cn[0] != '\0')
-        memcpy(name, cn, strlen(cn) + 1);
-    else
-        shm_default_name(conf_int(&s->conf, SP_port), name, sizeof name);
     unsigned held = 0;
     for (int i = 0; i < 3; i++)
         held |= s->runner.resv_fd[i] >= 0 ? 1u << i : 0u;
@@ -127,15 +143,19 @@ static int sim_region(sim_t *s)
     printf("wind factor: rand: %f, vector: (%f, %f)\n", s->world.wind_rand, s->world.wind_x,
            s->world.wind_y);
     fflush(stdout);
-    s->world.emit = sim_publish_emit;
-    s->world.emit_ctx = s->shm.r;
+    s->world.emit = sim_state_emit;
+    s->world.emit_ctx = s;
     s->shm.r->hdr.epoch_ns = shm_now_ns();
     s->grid0_ns = s->shm.r->hdr.epoch_ns;
     s->poll = 0;
     s->last_step_ns = s->shm.r->hdr.epoch_ns;
-    /* publish 1: the world before any step, at poll 0 */
-    sim_publish(&s->world, s->shm.r, s->grid0_ns, 0);
+    /* publish 1: the world before any step, at poll 0 (the first state committed) */
+    sim_publish_step(s);
     atomic_store(&s->shm.r->hdr.ready, 1);
+    s->resume.progress_left = SHM_RESUME_PROGRESS;
+    char line[SHM_NAME_LEN + 2];
+    snprintf(line, sizeof line, "N%s", name);
+    sim_super_tell(s, line);
     return 0;
 }
 
@@ -161,6 +181,8 @@ static int sim_gateways(sim_t *s)
  * reference's. */
 static void sim_wait_ready(sim_t *s)
 {
+    if (s->runner.ready) /* a match taken over: its clock goes on (sim_resume.c) */
+        return;
     while (!sim_stop_flag && !s->proc.fatal && !s->runner.ready && !sim_runner_over(s)) {
         sim_runner_poll(s);
         if (s->runner.ready)
@@ -217,6 +239,35 @@ static int sim_shutdown(sim_t *s)
 
 static int sim_serve(sim_t *s);
 
+/* A match taken over from a dead sim: the state from the region, then the loop. */
+static int sim_serve_resumed(sim_t *s)
+{
+    proc_stop_signals(&sim_stop_flag);
+    int rc = sim_resume_serve(s);
+    if (rc == SIM_EXIT_CRASH_LOOP) { /* given up: logs, result, region, gateways ended */
+        sim_shutdown(s);
+        sim_runner_close(s);
+        return rc;
+    }
+    if (rc != 0)
+        return rc;
+    sim_run(s);
+    rc = sim_shutdown(s);
+    return s->proc.fatal ? s->proc.fatal : rc;
+}
+
+/* Under systemd a new sim is the same command: it takes the match over if the region
+ * holds one its dead predecessor left (resume on). */
+static void sim_find_match(sim_t *s)
+{
+    char name[SHM_NAME_LEN], why[SHM_ERR_LEN + 64];
+    if (s->resume.name[0] || s->resume.super_fd >= 0 || !conf_bool(&s->conf, SP_resume_match)
+        || region_name(&s->conf, name, sizeof name) < 0)
+        return;
+    if (sim_resume_possible(name, why, sizeof why))
+        snprintf(s->resume.name, sizeof s->resume.name, "%s", name);
+}
+
 int main(int argc, char **argv)
 {
     static sim_t sim; /* large (configuration, world): not on the stack */
@@ -224,7 +275,9 @@ int main(int argc, char **argv)
     int rc = sim_conf(&sim, argc, argv);
     if (rc != 0)
         return rc < 0 ? SIM_EXIT_CONFIG : SIM_EXIT_OK;
-    rc = sim_serve(&sim);
+    sim_super_run(&sim); /* returns in the sim (the supervisor exits by itself) */
+    sim_find_match(&sim);
+    rc = sim.resume.name[0] ? sim_serve_resumed(&sim) : sim_serve(&sim);
     tgrid_free(&sim.grid);
     return rc;
 }

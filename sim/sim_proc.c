@@ -57,6 +57,7 @@ int sim_proc_init(sim_proc_t *p, shm_region_sh_t *r, const conf_t *c, const char
     snprintf(p->shm_name, sizeof p->shm_name, "%s", shm_name);
     snprintf(p->instance, sizeof p->instance, "%016llx", (unsigned long long)r->hdr.instance_id);
     p->spawn = conf_bool(c, SP_spawn_gateways);
+    p->keep = r->hdr.resume_wait_ms > 0;
     int tmo = conf_int(c, SP_gateway_timeout_ms);
     p->timeout_ns = tmo > 0 ? (int64_t)tmo * 1000000LL : 0;
     for (int i = 0; i < n_netgw; i++) {
@@ -99,13 +100,14 @@ static int spawn(sim_proc_t *p, sim_gw_t *g)
         argv[6] = idx;
         argv[7] = NULL;
     }
-    pid_t pid = proc_spawn(p->dir, argv);
+    pid_t pid = p->keep ? proc_spawn_keep(p->dir, argv) : proc_spawn(p->dir, argv);
     if (pid < 0) {
         log_err("fork() failed: %s", strerror(errno));
         return -1;
     }
     g->last_spawn_ns = shm_now_ns();
     g->pending = 0;
+    g->adopted = 0;
     atomic_store(&g->slot->pid, (int32_t)pid);
     atomic_store(&g->slot->state, PROC_ST_RUNNING);
     return 0;
@@ -215,6 +217,47 @@ void sim_proc_tick(sim_proc_t *p)
         sim_proc_reap(p);
 }
 
+/* children of a dead sim: gone when the pid no longer runs (the supervisor reaps them;
+ * how they ended is not known here) */
+static void reap_adopted(sim_proc_t *p)
+{
+    for (int k = 0; k < 2; k++) { /* a dead sim's team command that ended */
+        if (p->team[k] > 0 && proc_gone(p->team[k]))
+            p->team[k] = 0;
+    }
+    for (int i = 0; i < p->n; i++) {
+        sim_gw_t *g = &p->gw[i];
+        pid_t pid = atomic_load(&g->slot->pid);
+        if (!g->adopted || pid <= 0 || !proc_gone(pid))
+            continue;
+        char name[48];
+        if (g->killed_pid != pid)
+            log_warn("%s (pid %d) died", gw_name(g, name, sizeof name), (int)pid);
+        g->killed_pid = 0;
+        g->adopted = 0;
+        g->pending = 1;
+        atomic_store(&g->slot->state, PROC_ST_EXITED);
+        atomic_store(&g->slot->pid, 0);
+    }
+}
+
+void sim_proc_adopt(sim_proc_t *p)
+{
+    int64_t now = shm_now_ns();
+    for (int i = 0; i < p->n; i++) {
+        sim_gw_t *g = &p->gw[i];
+        pid_t pid = atomic_load(&g->slot->pid);
+        g->last_spawn_ns = now - SIM_RESTART_GAP_NS; /* a missing one is started at once */
+        if (pid > 0 && !proc_gone(pid)) {
+            g->adopted = 1;
+            continue;
+        }
+        atomic_store(&g->slot->pid, 0);
+        atomic_store(&g->slot->state, PROC_ST_EXITED);
+        g->pending = p->spawn;
+    }
+}
+
 void sim_proc_reap(sim_proc_t *p)
 {
     int st;
@@ -225,6 +268,7 @@ void sim_proc_reap(sim_proc_t *p)
         if (g)
             reaped(p, g, pid, st);
     }
+    reap_adopted(p);
     if (!sim_stop_flag)
         watch(p);
     if (!p->spawn || sim_stop_flag || p->fatal)
@@ -288,7 +332,8 @@ void sim_proc_kill_teams(sim_proc_t *p)
         printf("Killing %d\n", (int)pid);
         fflush(stdout);
         int st;
-        for (int ms = 0; ms < 1000 && waitpid(pid, &st, WNOHANG) == 0; ms += 10)
+        for (int ms = 0; ms < 1000 && waitpid(pid, &st, WNOHANG) == 0 && !proc_gone(pid);
+             ms += 10)
             usleep(10000);
         p->team[k] = 0;
     }

@@ -1,8 +1,8 @@
 /* sim_publish.c -- world -> shm: fills one snapshot slot per step (seqlock through
  * shm_snap_begin/publish), or the live world between steps when commands were applied
- * at once, releases the events emitted so far, and wakes every gateway (its wake socket
- * and cycle semaphore, shm_wake.h) and the recorder. Called by the sim loop after each
- * step (before_kick_off included) and by sim_between_steps. */
+ * at once, and wakes every gateway (its wake socket and cycle semaphore, shm_wake.h) and
+ * the recorder. A step's snapshot is filled first and closed after the commit that leads
+ * to it (sim_resume.c), so a sim that dies in between leaves it for its successor. */
 #include <string.h>
 #include "shm_wake.h"
 #include "sim.h"
@@ -59,11 +59,6 @@ void sim_publish_fill(const sim_world_t *w, const shm_client_sh_t *cl, shm_snaps
     }
 }
 
-void sim_publish_emit(void *ctx, const shm_event_sh_t *ev)
-{
-    shm_event_push((shm_region_sh_t *)ctx, ev);
-}
-
 /* every configured gateway (its wake socket and semaphore: shm_wake.h) and the
  * recorder; a restarted gateway drains what piled up while it was down */
 static void publish_wake(shm_region_sh_t *r)
@@ -94,11 +89,18 @@ static void fill_stamped(sim_world_t *w, shm_region_sh_t *r, shm_snapshot_sh_t *
     s->poll = poll;
 }
 
-void sim_publish(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns, uint64_t poll)
+shm_snapshot_sh_t *sim_publish_fill_step(sim_world_t *w, shm_region_sh_t *r, int64_t grid_ns,
+                                         uint64_t poll, uint64_t ev_head)
 {
     shm_snapshot_sh_t *s = shm_snap_begin(r);
     fill_stamped(w, r, s, atomic_load_explicit(&r->hdr.published, memory_order_relaxed) + 1,
                  grid_ns, poll);
+    s->event_head = ev_head;
+    return s;
+}
+
+void sim_publish_done(shm_region_sh_t *r, shm_snapshot_sh_t *s)
+{
     shm_snap_publish(r, s);
     publish_wake(r);
 }

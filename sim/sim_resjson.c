@@ -100,6 +100,8 @@ json_t *sim_resjson_build(const sim_t *s)
         (json_int_t)s->seed, "start_time", when, "start_unix", (json_int_t)s->start_time);
     if (!o)
         return NULL;
+    json_object_set_new(o, "sim_restarts",
+                        json_integer((json_int_t)atomic_load(&r->hdr.sim_restarts)));
     json_object_set_new(o, "forfeit", s->runner.forfeit_side
                                       ? json_string(s->runner.forfeit_side == SHM_SIDE_LEFT ? "l" : "r")
                                       : json_null());

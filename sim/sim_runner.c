@@ -181,12 +181,15 @@ static void announce_ready(sim_t *s)
     s->runner.ready = 1;
     atomic_store(&u->ready, 1);
     /* stderr: stdout has the reference's lines only */
-    fprintf(stderr, "READY port=%d coach_port=%d olcoach_port=%d http_port=%d shm=%s pid=%d\n",
-            u->port, u->coach_port, u->olcoach_port, http, s->shm.name, (int)getpid());
-    json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:s, s:i, s:b, s:s, s:s}", "seed",
+    /* pid: the process the user started (the supervisor, when there is one) */
+    int pid = r->hdr.super_pid > 0 ? (int)r->hdr.super_pid : (int)getpid();
+    fprintf(stderr, "READY port=%d coach_port=%d olcoach_port=%d http_port=%d shm=%s pid=%d "
+            "sim_pid=%d\n", u->port, u->coach_port, u->olcoach_port, http, s->shm.name, pid,
+            (int)getpid());
+    json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:s, s:i, s:i, s:b, s:s, s:s}", "seed",
                           (json_int_t)s->seed, "port", u->port, "coach_port", u->coach_port,
                           "olcoach_port", u->olcoach_port, "http_port", http, "shm",
-                          s->shm.name, "pid", (int)getpid(), "synch_mode",
+                          s->shm.name, "pid", pid, "sim_pid", (int)getpid(), "synch_mode",
                           conf_bool(&s->conf, SP_synch_mode), "miss_policy",
                           conf_str(&s->conf, SP_synch_miss_policy), "version",
                           SIM_VERSION_BANNER);
@@ -311,6 +314,7 @@ int sim_runner_finish(sim_t *s)
     decide(s);
     r->runner.exit_code = s->runner.exit_code;
     snprintf(r->runner.exit_reason, sizeof r->runner.exit_reason, "%s", s->runner.why);
+    sim_commit(s, SIM_COMMIT_QUIET); /* the recorder and the viewers see the last events */
     if (s->runner.ready)
         wait_logs(s);
     json_t *res = sim_resjson_build(s);
@@ -320,6 +324,7 @@ int sim_runner_finish(sim_t *s)
                           path[0] ? json_string(path) : json_null(), "result",
                           res ? res : json_null());
     sim_events_emit(s, "end", o);
+    sim_commit(s, SIM_COMMIT_QUIET);
     json_decref(res);
     if (s->runner.ready)
         wait_viewers(s);

@@ -254,6 +254,10 @@ static json_t *status_json(const mgw_t *g)
                                               (json_int_t)d.rec_snaps, "recorder_events",
                                               (json_int_t)d.rec_events));
     json_object_set_new(o, "gateways", gateways_json(g));
+    json_object_set_new(o, "sim", json_pack("{s:i, s:i, s:i}", "pid", (int)r->hdr.sim_pid,
+                                            "supervisor_pid", (int)r->hdr.super_pid,
+                                            "restarts",
+                                            (int)atomic_load(&r->hdr.sim_restarts)));
     json_object_set_new(o, "exit", over ? json_pack("{s:i, s:s}", "code", u->exit_code,
                                                     "reason", u->exit_reason)
                                         : json_null());

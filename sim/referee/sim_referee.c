@@ -207,6 +207,12 @@ void sim_referee_init(sim_world_t *w, const sim_ref_table_t *table)
     r->game_over_wait = ci(w, SP_game_over_wait);
 }
 
+void sim_referee_attach(sim_world_t *w, const sim_ref_table_t *table)
+{
+    w->ref.table = table;
+    w->rules = &referee_hooks;
+}
+
 /* ---- analysis after each step ---------------------------------------------------- */
 /* who dashed in the step just done (fouls look at the victim's last two cycles) */
 static void track_dashes(sim_world_t *w)

@@ -43,6 +43,9 @@ void sim_keepaway_analyse(sim_world_t *w);             /* every step, every play
  * hooks the physics calls. After sim_world_init (the process's start and reset, the
  * tests' worlds). */
 void sim_referee_init(sim_world_t *w, const sim_ref_table_t *table);
+/* The referee's pointers only (its hooks in w->rules, its table), its state kept: a
+ * world copied from another process (a match taken over, sim/sim_resume.c). */
+void sim_referee_attach(sim_world_t *w, const sim_ref_table_t *table);
 /* Change the play mode (Stadium::changePlayMode): every referee reacts (clearance,
  * timers), then the mode is announced (except goal_l/goal_r). */
 void sim_referee_set_mode(sim_world_t *w, int pm);

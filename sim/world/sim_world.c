@@ -3,6 +3,7 @@
  * Called by sim_main.c each loop turn and by the unit tests directly. */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim_world.h"
@@ -294,4 +295,45 @@ void sim_world_textlog(sim_world_t *w, int side, int unum, const shm_cmd_sh_t *c
     size_t len = c->len < SHM_CMD_TEXT_LEN ? c->len : SHM_CMD_TEXT_LEN;
     sim_world_emit(w, SHM_EV_TEXTLOG, side, unum, 0.0, 0.0, 0, c->text,
                    strnlen(c->text, len));
+}
+
+/* ---- copies (checkpoints) ------------------------------------------------------------ */
+/* the fields from `from` up to (excluding) `to` of a structure, as they are */
+#define COPY_SPAN(d, s, type, from, to) \
+    memcpy((char *)(d) + offsetof(type, from), (const char *)(s) + offsetof(type, from), \
+           offsetof(type, to) - offsetof(type, from))
+
+static void text_copy(shm_text_t *d, const shm_text_t *s)
+{
+    size_t n = s->len < SHM_TEXT_MAX ? s->len : SHM_TEXT_MAX;
+    d->len = s->len;
+    d->overflow = s->overflow;
+    d->complete = s->complete;
+    memcpy(d->buf, s->buf, n);
+    d->buf[n] = '\0';
+}
+
+static void coach_copy(sim_coach_t *d, const sim_coach_t *s)
+{
+    for (int i = 0; i < 3; i++)
+        text_copy(&d->part[i], &s->part[i]);
+    COPY_SPAN(d, s, sim_coach_t, q, pool);
+    for (int k = 0; k < 2; k++)
+        memcpy(d->pool[k], s->pool[k], s->pool_used[k] <= SIM_CLANG_POOL ? s->pool_used[k]
+                                                                          : SIM_CLANG_POOL);
+    memcpy(&d->dropped, &s->dropped, sizeof *d - offsetof(sim_coach_t, dropped));
+}
+
+void sim_world_copy(sim_world_t *dst, const sim_world_t *src)
+{
+    COPY_SPAN(dst, src, sim_world_t, conf, coach);
+    coach_copy(&dst->coach, &src->coach);
+    COPY_SPAN(dst, src, sim_world_t, keepaway, pl_text);
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++)
+        text_copy(&dst->pl_text[i], &src->pl_text[i]);
+    size_t n = src->notes_len < SIM_NOTES_LEN ? src->notes_len : SIM_NOTES_LEN;
+    memcpy(dst->notes, src->notes, n);
+    if (n < SIM_NOTES_LEN)
+        dst->notes[n] = '\0';
+    dst->notes_len = src->notes_len;
 }

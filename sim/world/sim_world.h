@@ -252,6 +252,10 @@ void sim_world_sync_clients(sim_world_t *w, const shm_client_sh_t *cl);
 void sim_world_sync_teams(sim_world_t *w, const shm_team_sh_t team[2]);
 /* After publishing: clear per-cycle flags (kick flag, collisions). */
 void sim_world_end_cycle(sim_world_t *w);
+/* dst = src, copying of the large buffers (text assembly, the coaches' message pool,
+ * the notes) only the part in use: what a checkpoint costs (sim_resume.c). The pointers
+ * (conf, emit, rules, the referee's table) are copied as they are. */
+void sim_world_copy(sim_world_t *dst, const sim_world_t *src);
 /* Deterministic 64-bit digest of the world state (tests, logs). */
 uint64_t sim_world_digest(const sim_world_t *w);
 

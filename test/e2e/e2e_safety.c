@@ -225,7 +225,9 @@ int es_wait_heartbeat(const e2e_server_t *s, int which, int timeout_ms)
 static int cond_ready(const shm_region_sh_t *r, long sim_pid, long unused)
 {
     (void)unused;
-    return r->hdr.sim_pid == (pid_t)sim_pid && atomic_load(&r->hdr.ready) == 1;
+    /* the process started is the sim, or its supervisor (resume on) */
+    return (r->hdr.sim_pid == (pid_t)sim_pid || r->hdr.super_pid == (pid_t)sim_pid)
+           && atomic_load(&r->hdr.ready) == 1;
 }
 
 int es_wait_region(const char *name, pid_t sim_pid, int timeout_ms)

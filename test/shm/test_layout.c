@@ -21,9 +21,9 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 9u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 10u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
-    PIN_SIZE(shm_header_sh_t, 240);
+    PIN_SIZE(shm_header_sh_t, 264);
     PIN_OFF(shm_header_sh_t, magic, 0);
     PIN_OFF(shm_header_sh_t, layout_version, 4);
     PIN_OFF(shm_header_sh_t, region_size, 8);
@@ -45,6 +45,21 @@ Test(layout, header)
     PIN_OFF(shm_header_sh_t, instance_id, 216);
     PIN_OFF(shm_header_sh_t, sim_start, 224);
     PIN_OFF(shm_header_sh_t, live_pub, 232);
+    PIN_OFF(shm_header_sh_t, sim_restarts, 240);
+    PIN_OFF(shm_header_sh_t, resume_tries, 244);
+    PIN_OFF(shm_header_sh_t, resume_wait_ms, 248);
+    PIN_OFF(shm_header_sh_t, super_pid, 252);
+    PIN_OFF(shm_header_sh_t, super_start, 256);
+}
+
+Test(layout, state)
+{
+    PIN_SIZE(shm_state_sh_t, 1310784);
+    PIN_OFF(shm_state_sh_t, cur, 0);
+    PIN_OFF(shm_state_sh_t, body_version, 4);
+    PIN_OFF(shm_state_sh_t, body_size, 8);
+    PIN_OFF(shm_state_sh_t, commits, 16);
+    PIN_OFF(shm_state_sh_t, body, 64);
 }
 
 Test(layout, params)
@@ -329,24 +344,25 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 4956040);
+    PIN_SIZE(shm_region_sh_t, 6266848);
     PIN_OFF(shm_region_sh_t, hdr, 0);
-    PIN_OFF(shm_region_sh_t, params, 240);
-    PIN_OFF(shm_region_sh_t, ptypes, 67832);
-    PIN_OFF(shm_region_sh_t, team, 76032);
-    PIN_OFF(shm_region_sh_t, netgw, 76080);
-    PIN_OFF(shm_region_sh_t, monitorgw, 2375088);
-    PIN_OFF(shm_region_sh_t, client, 2518776);
-    PIN_OFF(shm_region_sh_t, cmd, 2522776);
-    PIN_OFF(shm_region_sh_t, monitor, 2961176);
-    PIN_OFF(shm_region_sh_t, snap, 3354392);
-    PIN_OFF(shm_region_sh_t, events, 3657496);
-    PIN_OFF(shm_region_sh_t, coach, 4804392);
-    PIN_OFF(shm_region_sh_t, recorder, 4804472);
-    PIN_OFF(shm_region_sh_t, rec, 4948160);
-    PIN_OFF(shm_region_sh_t, montab, 4948472);
-    PIN_OFF(shm_region_sh_t, runner, 4948488);
-    PIN_OFF(shm_region_sh_t, live, 4951304);
+    PIN_OFF(shm_region_sh_t, params, 264);
+    PIN_OFF(shm_region_sh_t, ptypes, 67856);
+    PIN_OFF(shm_region_sh_t, team, 76056);
+    PIN_OFF(shm_region_sh_t, netgw, 76104);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2375112);
+    PIN_OFF(shm_region_sh_t, client, 2518800);
+    PIN_OFF(shm_region_sh_t, cmd, 2522800);
+    PIN_OFF(shm_region_sh_t, monitor, 2961200);
+    PIN_OFF(shm_region_sh_t, snap, 3354416);
+    PIN_OFF(shm_region_sh_t, events, 3657520);
+    PIN_OFF(shm_region_sh_t, coach, 4804416);
+    PIN_OFF(shm_region_sh_t, recorder, 4804496);
+    PIN_OFF(shm_region_sh_t, rec, 4948184);
+    PIN_OFF(shm_region_sh_t, montab, 4948496);
+    PIN_OFF(shm_region_sh_t, runner, 4948512);
+    PIN_OFF(shm_region_sh_t, live, 4951328);
+    PIN_OFF(shm_region_sh_t, state, 4956064);
 }
 
 Test(layout, coach)

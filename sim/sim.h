@@ -326,6 +326,8 @@ void sim_after_commit(sim_t *s);
 /* The process's side of the world's event sink: events go to the next uncommitted
  * position (ctx = the sim_t). */
 void sim_state_emit(void *ctx, const shm_event_sh_t *ev);
+/* The size of the state body (test/sim/test_state.c pins it). */
+size_t sim_state_size(void);
 /* Before the first commit of a new match: the state body's version and size. */
 void sim_state_init(shm_region_sh_t *r);
 /* 1 if the region named can be taken over by this process: its sim is dead, no

@@ -138,6 +138,11 @@ static void state_release(sim_t *s)
     shm_event_release(r, s->taken.ev_head);
 }
 
+size_t sim_state_size(void)
+{
+    return sizeof(sim_state_t);
+}
+
 void sim_state_init(shm_region_sh_t *r)
 {
     r->state.body_version = SIM_STATE_VERSION;
@@ -203,6 +208,16 @@ void sim_resume_progress(sim_t *s)
 }
 
 /* ---- taking a match over --------------------------------------------------------- */
+/* a gateway still serves the match (a new sim without any would take over nobody) */
+static int resume_served(const shm_region_sh_t *r)
+{
+    for (uint32_t g = 0; g < r->hdr.n_gateways && g < SHM_MAX_GATEWAYS; g++) {
+        if (shm_pid_running((pid_t)atomic_load(&r->netgw[g].pid), 0))
+            return 1;
+    }
+    return shm_pid_running((pid_t)atomic_load(&r->monitorgw.pid), 0);
+}
+
 int sim_resume_possible(const char *name, char *why, size_t len)
 {
     shm_handle_t h;
@@ -220,6 +235,8 @@ int sim_resume_possible(const char *name, char *why, size_t len)
     else if (shm_sim_alive(&r->hdr))
         snprintf(why, len, "shm %s is in use by a running server (pid %d)", name,
                  (int)r->hdr.sim_pid);
+    else if (!resume_served(r))
+        snprintf(why, len, "shm %s: no gateway serves its match any more", name);
     else if (atomic_load(&r->state.commits) == 0 || r->state.body_version != SIM_STATE_VERSION
              || r->state.body_size != sizeof(sim_state_t))
         snprintf(why, len, "shm %s: no match state this program can take over (version %u, "

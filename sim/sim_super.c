@@ -147,7 +147,7 @@ int sim_super_run(sim_t *s)
         if (pid == 0) {
             close(fds[0]);
             sigprocmask(SIG_SETMASK, &old, NULL);
-            prctl(PR_SET_PDEATHSIG, SIGTERM); /* a killed supervisor ends the match */
+            prctl(PR_SET_PDEATHSIG, SIGKILL); /* killed with the supervisor: as kill -9 */
             if (getppid() != super)
                 _exit(1);
             s->resume.super_fd = fds[1];

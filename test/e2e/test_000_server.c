@@ -63,7 +63,9 @@ Test(server, processes_and_region, .timeout = 30)
     for (int i = 0; i < n; i++) {
         proc_comm(gw[i], comm, sizeof comm);
         cr_expect_str_eq(comm, "rcss-netgw");
-        cr_expect_eq(parent_of(gw[i]), s.pid);
+        /* the gateways are the sim's children; the sim is the child of the process
+         * started, its supervisor (server::resume_match) */
+        cr_expect_eq(parent_of(parent_of(gw[i])), s.pid);
     }
     pid_t mg = e2e_monitorgw_pid(&s);
     cr_assert_gt(mg, 0);

@@ -130,19 +130,28 @@ Test(time_order, a_kick_right_after_a_setup_meets_the_ball_synch_mode, .timeout 
 
 /* ---- the sensors' grid ------------------------------------------------------------------ */
 /* every process of the server: the sim and its children */
-static int server_pids(const e2e_server_t *s, pid_t *out, int max)
+/* the children of pid (from /proc) appended to out[*n..max) */
+static void children_of(pid_t pid, pid_t *out, int *n, int max)
 {
     char path[64];
-    int n = 0;
-    out[n++] = s->pid;
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)s->pid, (int)s->pid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return n;
-    int pid;
-    while (n < max && fscanf(f, "%d", &pid) == 1)
-        out[n++] = (pid_t)pid;
+        return;
+    int c;
+    while (*n < max && fscanf(f, "%d", &c) == 1)
+        out[(*n)++] = (pid_t)c;
     fclose(f);
+}
+
+/* the whole server: the process started (the supervisor), the sim, its gateways */
+static int server_pids(const e2e_server_t *s, pid_t *out, int max)
+{
+    int n = 0;
+    out[n++] = s->pid;
+    children_of(s->pid, out, &n, max);
+    for (int i = 1, top = n; i < top; i++)
+        children_of(out[i], out, &n, max);
     return n;
 }
 

@@ -27,7 +27,7 @@ start_real_time() {
         server::game_logging=false server::text_logging=false
     if [ "$1" = ours ]; then
         for _ in $(seq 100); do
-            [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
+            [ "$(bench_gateway_pids | wc -w)" -ge 2 ] && break
             sleep 0.05
         done
     fi

@@ -47,15 +47,34 @@ bench_start() {
     sleep 0.3
 }
 
+# the sim's pid: the first child of the server started (its supervisor), or the server
+# itself with server::resume_match=false
+bench_sim_pid() {
+    local sim
+    sim=$(awk '{print $1}' "/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null)
+    echo "${sim:-$BENCH_SRV}"
+}
+
+# the sim's children (netgw, monitorgw, recorder), one line
+bench_gateway_pids() {
+    local sim
+    sim=$(bench_sim_pid)
+    cat "/proc/$sim/task/$sim/children" 2>/dev/null
+}
+
 # the server's processes for rcss-benchplayers --pid: the reference is one process; this
-# server is the sim and its children (netgw, monitorgw, recorder)
+# server is the supervisor started, its child the sim and the sim's children (netgw,
+# monitorgw, recorder)
 bench_pids() {
-    local kind=$1 out="--pid sim=$BENCH_SRV" c name
+    local kind=$1 sim c name out
     if [ "$kind" = ref ]; then
         echo "--pid rcssserver=$BENCH_SRV"
         return
     fi
-    for c in $(cat "/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null); do
+    sim=$(bench_sim_pid)
+    out="--pid sim=$sim"
+    [ "$sim" != "$BENCH_SRV" ] && out="$out --pid supervisor=$BENCH_SRV"
+    for c in $(cat "/proc/$sim/task/$sim/children" 2>/dev/null); do
         name=$(cat "/proc/$c/comm" 2>/dev/null || echo "?")
         [ "$name" = rcss-netgw ] && name="netgw.$(tr '\0' ' ' <"/proc/$c/cmdline" | awk '{print $NF}')"
         out="$out --pid ${name#rcss-}=$c"

@@ -42,7 +42,7 @@ fi
 "$BINDIR/rcss-benchplayers" "$port" 22 --from "$from" --to "$to" >"$work/players.log" 2>&1 &
 bench_track "$!"
 for _ in $(seq 3000); do grep -q "window start" "$work/players.log" 2>/dev/null && break; sleep 0.1; done
-gws=$(cat "/proc/$BENCH_SRV/task/$BENCH_SRV/children")
+gws="$(bench_sim_pid) $(bench_gateway_pids)"
 # only our own processes (other callgrind runs on the machine are left alone)
 if [ "${STRACE:-0}" != 1 ]; then
     for p in $gws; do callgrind_control -z "$p" >/dev/null 2>&1 || true; done

@@ -37,7 +37,7 @@ run_case() {
         server::kick_off_wait=1 server::game_logging=$logs server::text_logging=$logs "$@"
     if [ "$kind" = ours ]; then # netgw and monitorgw up
         for _ in $(seq 100); do
-            [ "$(wc -w <"/proc/$BENCH_SRV/task/$BENCH_SRV/children" 2>/dev/null || echo 0)" -ge 2 ] && break
+            [ "$(bench_gateway_pids | wc -w)" -ge 2 ] && break
             sleep 0.05
         done
     fi

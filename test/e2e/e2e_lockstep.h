@@ -18,7 +18,7 @@
 #include "e2e.h"
 #include "e2e_trainer.h"
 
-#define E2E_LS_MAX 8
+#define E2E_LS_MAX 22                  /* players: two full teams */
 
 typedef struct e2e_ls {
     e2e_trainer_t t;                  /* the trainer, eye on */
@@ -28,13 +28,17 @@ typedef struct e2e_ls {
     char          sense[E2E_LS_MAX][4096]; /* the sense_body that came with the think */
     char          see[16384];         /* the trainer's see_global of this think */
     e2e_world_t   world;              /* see parsed */
+    double        sense_ms[E2E_LS_MAX]; /* e2e_now_ms() when that sense_body was read */
+    double        done_ms;            /* e2e_now_ms() when the last (done)s went out */
+    int           wait_ms;            /* how long a think is waited for; 0: 3000 */
 } e2e_ls_t;
 
 /* Connect n v19 players (team[i] their team names, in connection order) and a v19
  * trainer with its eye on, then bring every client in step. 0 or -1. */
 int  e2e_ls_open(e2e_ls_t *ls, const e2e_server_t *s, const char *const *team, int n);
 void e2e_ls_close(e2e_ls_t *ls);
-/* Wait for the next think of every client; 0 or -1 (timeout, bad see_global). */
+/* Wait for the next think of every client (up to wait_ms each); 0 or -1 (timeout, bad
+ * see_global). */
 int  e2e_ls_think(e2e_ls_t *ls);
 /* A command from player i (-1: the trainer) for this step. */
 void e2e_ls_send(e2e_ls_t *ls, int i, const char *cmd);

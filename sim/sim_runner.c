@@ -195,6 +195,7 @@ static void announce_ready(sim_t *s)
                           SIM_VERSION_BANNER);
     sim_events_emit(s, "start", o);
     sim_events_base(s);
+    sim_commit(s, SIM_COMMIT_QUIET); /* a sim taking over does not announce it again */
 }
 
 void sim_runner_poll(sim_t *s)

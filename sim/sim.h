@@ -334,7 +334,9 @@ void sim_state_init(shm_region_sh_t *r);
  * shutdown, a state body of this version. Fills why otherwise. */
 int  sim_resume_possible(const char *name, char *why, size_t len);
 /* Take the match over from the region named (the sim that ran it is dead): the state,
- * the clock, the children, then the loop as usual. Returns the exit status. */
+ * the clock, the children. 0: the loop goes on as usual; SIM_EXIT_CRASH_LOOP: given up
+ * (the caller shuts down); -1: the match was ending, its region is removed; else the
+ * exit status (the region could not be taken). */
 int  sim_resume_serve(sim_t *s);
 /* A turn's publish counted towards the new sim's progress (hdr.resume_tries back to 0,
  * the supervisor told). */

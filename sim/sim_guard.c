@@ -108,8 +108,9 @@ int sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, unsign
     shm_lock_key_region(shm_name, key, sizeof key);
     snprintf(what, sizeof what, "shm %s", shm_name);
     int rc = guard_lock(g, key, what, err, errlen);
-    /* held: bit k set when port k (players, trainer, online coaches) was chosen free and
-     * is already bound by this process (server::port=0 and the like, sim_runner.c) */
+    /* held: bit k set when port k (players, trainer, online coaches, http) was chosen
+     * free and is already bound by this process (server::port=0 and the like,
+     * sim_runner.c), or is bound by the gateways of a match taken over (sim_resume.c) */
     if (rc == 0 && !(held & 1u))
         rc = guard_port(g, addr, conf_int(c, SP_port), SOCK_DGRAM, "players", err, errlen);
     if (rc == 0 && !(held & 2u))
@@ -117,9 +118,10 @@ int sim_guard_take(sim_guard_t *g, const conf_t *c, const char *shm_name, unsign
     if (rc == 0 && !(held & 4u))
         rc = guard_port(g, addr, conf_int(c, SP_olcoach_port), SOCK_DGRAM, "online coaches",
                         err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !(held & 8u))
         rc = guard_port(g, addr, conf_int(c, SP_http_port), SOCK_STREAM, "browser monitor",
                         err, errlen);
+
     if (rc != 0)
         sim_guard_release(g);
     return rc;

@@ -249,6 +249,8 @@ static int sim_serve_resumed(sim_t *s)
         sim_runner_close(s);
         return rc;
     }
+    if (rc < 0) /* the match had ended when its sim died */
+        return SIM_EXIT_OK;
     if (rc != 0)
         return rc;
     sim_run(s);

@@ -276,16 +276,33 @@ static void resume_publish(sim_t *s, const sim_state_t *d)
     }
 }
 
-/* the clock goes on from the last step: the next one now (real time), as after a stall */
+/* The clock goes on from the last step. Real time: on the dead sim's timer grid (the
+ * last snapshot's due time and poll), so the next step comes when it was due and the
+ * cycle keeps its length; if that moment has passed (the takeover took longer), at once,
+ * the grid moving by the pause as after a stall. Synch mode: when the clients are done. */
 static void resume_clock(sim_t *s)
 {
+    shm_region_sh_t *r = s->shm.r;
     int64_t now = shm_now_ns();
     uint64_t next = tgrid_next(&s->grid, s->poll, TGRID_STEP);
+    uint64_t pub = atomic_load(&r->hdr.published);
+    const shm_snapshot_sh_t *last = &r->snap[(pub - 1) % SHM_SNAP_SLOTS];
+    int64_t grid0 = last->grid_ns - (int64_t)last->poll * POLL_NS;
+    s->last_step_ns = now;
+    s->runner.last_pub_ns = now;
+    if (!conf_bool(&s->conf, SP_synch_mode) && pub > 0 && last->poll == s->poll
+        && now < grid0 + (int64_t)next * POLL_NS) {
+        s->grid0_ns = grid0;
+        /* the polls already due passed with the dead sim (none of them a step): the wait
+         * starts after them, so none counts as late */
+        uint64_t passed = (uint64_t)((now - grid0) / POLL_NS);
+        if (passed > s->poll && passed < next)
+            s->poll = passed;
+        return;
+    }
     s->grid0_ns = now - (int64_t)next * POLL_NS;
     if (!conf_bool(&s->conf, SP_synch_mode) && next > 0)
         s->poll = next - 1;
-    s->last_step_ns = now;
-    s->runner.last_pub_ns = now;
     s->late_steps++;
 }
 
@@ -299,6 +316,12 @@ static int resume_attach(sim_t *s)
     }
     r = s->shm.r;
     s->shm.owner = 1; /* ours now: removed at the end */
+    if (atomic_load(&r->hdr.shutdown)) { /* the dead sim was ending the match: end it */
+        int code = r->runner.exit_code >= 0 ? r->runner.exit_code : 0;
+        log_warn("the sim died while the match was ending: the region is removed");
+        shm_region_destroy(&s->shm);
+        return code ? code : -1;
+    }
     shm_gateway_conf(r, &s->conf);
     if (conf_bool(&s->conf, SP_verbose))
         log_level = LOG_DEBUG;
@@ -322,7 +345,7 @@ int sim_resume_serve(sim_t *s)
 {
     char err[PATH_MAX + 64];
     int rc = resume_attach(s);
-    if (rc != 0)
+    if (rc != 0) /* -1: the match had ended, its region is gone */
         return rc;
     shm_region_sh_t *r = s->shm.r;
     uint32_t tries = atomic_fetch_add(&r->hdr.resume_tries, 1) + 1;

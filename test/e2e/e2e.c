@@ -159,6 +159,56 @@ static pid_t spawn_gateway(const e2e_server_t *s, const char *exe, int index)
     _exit(127);
 }
 
+/* In the child: exec $RCSS_BIN_DIR/rcssserver with the arguments kept in s (its ports,
+ * shm name, logs off, the systemd layout's two, then the extra ones), in s->dir with
+ * RCSS_CONF_DIR empty; its output to s->log (truncated first, or appended), stdout alone
+ * to out_path if given. Never returns. */
+static void exec_sim(const e2e_server_t *s, int append, const char *out_path)
+{
+    const char *bindir = getenv("RCSS_BIN_DIR");
+    char exe[512], conf_dir[300];
+    snprintf(exe, sizeof exe, "%s/rcssserver", bindir ? bindir : "build/bin");
+    snprintf(conf_dir, sizeof conf_dir, "%s/conf", s->dir);
+    char a_port[64], a_cport[64], a_oport[64], a_shm[128], a_n[64];
+    snprintf(a_port, sizeof a_port, "server::port=%d", s->port);
+    snprintf(a_cport, sizeof a_cport, "server::coach_port=%d", s->coach_port);
+    snprintf(a_oport, sizeof a_oport, "server::olcoach_port=%d", s->olcoach_port);
+    snprintf(a_shm, sizeof a_shm, "server::shm_name=%s", s->shm_name);
+    const char *argv[64] = { exe, a_port, a_cport, a_oport, a_shm,
+                             "server::bind_address=127.0.0.1",
+                             "server::game_logging=false", "server::text_logging=false" };
+    int argc = 8;
+    if (s->standalone_netgw > 0) {
+        snprintf(a_n, sizeof a_n, "server::netgw_processes=%d", s->standalone_netgw);
+        argv[argc++] = "server::spawn_gateways=false";
+        argv[argc++] = a_n;
+    }
+    const char *e = s->extra;
+    for (int i = 0; i < s->nextra && argc < 62; i++, e += strlen(e) + 1)
+        argv[argc++] = e;
+    argv[argc] = NULL;
+
+    /* a test that fails an assertion exits without e2e_server_stop: the server must not
+     * outlive it */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    int fd = open(s->log, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0600);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(fd);
+    }
+    if (out_path && (fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0) {
+        dup2(fd, 1); /* stdout on its own */
+        close(fd);
+    }
+    if (chdir(s->dir) != 0)
+        _exit(126);
+    setenv("RCSS_CONF_DIR", conf_dir, 1);
+    execv(exe, (char *const *)argv);
+    fprintf(stderr, "e2e: exec %s: %s\n", exe, strerror(errno));
+    _exit(127);
+}
+
 static int start_server(e2e_server_t *s, const char *const *extra_args, int standalone,
                         const char *out_path)
 {
@@ -179,54 +229,28 @@ static int start_server(e2e_server_t *s, const char *const *extra_args, int stan
     if (!mkdtemp(s->dir))
         return -1;
     snprintf(s->log, sizeof s->log, "%s/server.log", s->dir);
-
-    char exe[512], conf_dir[300];
-    snprintf(exe, sizeof exe, "%s/rcssserver", bindir);
+    char conf_dir[300];
     snprintf(conf_dir, sizeof conf_dir, "%s/conf", s->dir);
     mkdir(conf_dir, 0700);
-    char a_port[64], a_cport[64], a_oport[64], a_shm[128];
-    snprintf(a_port, sizeof a_port, "server::port=%d", s->port);
-    snprintf(a_cport, sizeof a_cport, "server::coach_port=%d", s->coach_port);
-    snprintf(a_oport, sizeof a_oport, "server::olcoach_port=%d", s->olcoach_port);
-    snprintf(a_shm, sizeof a_shm, "server::shm_name=%s", s->shm_name);
-    const char *argv[64] = { exe, a_port, a_cport, a_oport, a_shm,
-                             "server::bind_address=127.0.0.1",
-                             "server::game_logging=false", "server::text_logging=false" };
-    int argc = 8;
-    char a_n[64];
-    if (standalone > 0) {
-        snprintf(a_n, sizeof a_n, "server::netgw_processes=%d", standalone);
-        argv[argc++] = "server::spawn_gateways=false";
-        argv[argc++] = a_n;
+    s->standalone_netgw = standalone > 0 ? standalone : 0;
+    size_t used = 0;
+    for (int i = 0; extra_args && extra_args[i] && s->nextra < 54; i++) {
+        size_t n = strlen(extra_args[i]) + 1;
+        if (used + n > sizeof s->extra) {
+            fprintf(stderr, "e2e: the extra arguments are longer than %zu bytes\n",
+                    sizeof s->extra);
+            return -1;
+        }
+        memcpy(s->extra + used, extra_args[i], n);
+        used += n;
+        s->nextra++;
     }
-    for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
-        argv[argc++] = extra_args[i];
-    argv[argc] = NULL;
 
     pid_t pid = fork();
     if (pid < 0)
         return -1;
-    if (pid == 0) {
-        /* a test that fails an assertion exits without e2e_server_stop: the server
-         * must not outlive it */
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        if (out_path && (fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0) {
-            dup2(fd, 1); /* stdout on its own */
-            close(fd);
-        }
-        if (chdir(s->dir) != 0)
-            _exit(126);
-        setenv("RCSS_CONF_DIR", conf_dir, 1);
-        execv(exe, (char *const *)argv);
-        fprintf(stderr, "e2e: exec %s: %s\n", exe, strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        exec_sim(s, 0, out_path);
     s->pid = pid;
     for (int i = 0; i < standalone && i < 16; i++) {
         char gw[512];
@@ -258,6 +282,19 @@ int e2e_server_start_out(e2e_server_t *s, const char *const *extra_args, const c
 int e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args, int n_netgw)
 {
     return start_server(s, extra_args, n_netgw > 0 ? n_netgw : 1, NULL);
+}
+
+int e2e_server_restart_standalone_sim(e2e_server_t *s)
+{
+    if (s->standalone_netgw <= 0 || s->pid > 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        exec_sim(s, 1, NULL);
+    s->pid = pid;
+    return 0;
 }
 
 /* standalone gateways leave by themselves once the sim is gone; 0 if all did */

@@ -17,6 +17,9 @@ typedef struct e2e_server {
     char  log[300];       /* the server's stderr, dir/server.log */
     int   nstandalone;    /* gateways started by the harness (standalone mode) */
     pid_t standalone[17]; /* their pids: netgw 0..n-2, monitorgw last */
+    int   standalone_netgw; /* the systemd layout's netgw_processes (0: not that layout) */
+    int   nextra;         /* the extra args of the start, kept for a restart ... */
+    char  extra[2048];    /* ... one after the other, each NUL-terminated */
 } e2e_server_t;
 
 /* Start $RCSS_BIN_DIR/rcssserver with free ports, bind_address=127.0.0.1, its own
@@ -31,6 +34,12 @@ int  e2e_server_start_out(e2e_server_t *s, const char *const *extra_args, const 
  * server::netgw_processes=n_netgw, and the n_netgw rcss-netgw plus one rcss-monitorgw
  * started by the harness as separate processes (not children of the sim). */
 int  e2e_server_start_standalone(e2e_server_t *s, const char *const *extra_args, int n_netgw);
+/* The systemd layout after its sim died (and s->pid was reaped and set to -1): start
+ * rcssserver again with exactly the arguments of the e2e_server_start_standalone that
+ * made s, in the same directory and environment, its output appended to s->log, as
+ * systemd's Restart= would. Does not wait for anything; s->pid becomes the new sim's.
+ * 0, or -1 (not the systemd layout, the old sim not reaped, fork failed). */
+int  e2e_server_restart_standalone_sim(e2e_server_t *s);
 /* SIGTERM and wait; returns the exit status (0 clean) or -1. In standalone mode the
  * gateways must also have left by themselves (within 3 s) for a 0. */
 int  e2e_server_stop(e2e_server_t *s);

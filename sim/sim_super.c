@@ -80,8 +80,9 @@ static int super_reap(pid_t sim, int *st)
 
 /* the sim is gone for good: the rest of the children (gateways being stopped) get a
  * moment to end and be reaped, then the supervisor ends with status rc */
-static void super_exit(int rc)
+static void super_exit(sim_t *s, int rc)
 {
+    tgrid_free(&s->grid); /* the only memory the supervisor holds */
     for (int ms = 0; ms < 3000; ms += 10) {
         pid_t pid;
         int w;
@@ -142,7 +143,7 @@ int sim_super_run(sim_t *s)
         pid_t pid = proc_fork();
         if (pid < 0) {
             fprintf(stderr, "rcssserver: fork() failed: %s\n", strerror(errno));
-            super_exit(1);
+            super_exit(s, 1);
         }
         if (pid == 0) {
             close(fds[0]);
@@ -156,19 +157,19 @@ int sim_super_run(sim_t *s)
         }
         int st = super_wait(&u, pid, &set);
         if (WIFEXITED(st))
-            super_exit(WEXITSTATUS(st));
+            super_exit(s, WEXITSTATUS(st));
         int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
         if (u.stop_sig || !u.name[0]) { /* stopped, or it died before the match began */
             if (!u.stop_sig)
                 fprintf(stderr, "rcssserver: the sim (pid %d) was killed by signal %d before "
                         "its match began\n", (int)pid, sig);
-            super_exit(128 + sig);
+            super_exit(s, 128 + sig);
         }
         if (++u.deaths > (limit > 0 ? limit : 0) + 2) {
             fprintf(stderr, "rcssserver: the sim died %d times in a row before it got "
                     "anywhere; giving up the match (server::resume_tries=%d)\n", u.deaths,
                     limit);
-            super_exit(SIM_EXIT_CRASH_LOOP);
+            super_exit(s, SIM_EXIT_CRASH_LOOP);
         }
         fprintf(stderr, "rcssserver: the sim (pid %d) was killed by signal %d; a new sim "
                 "takes the match over\n", (int)pid, sig);

@@ -609,6 +609,7 @@ Test(resume, two_runs_same_rcg, .timeout = 300)
 
 Test(resume, ten_kills_same_rcg, .timeout = 300)
 {
+    e2e_segv_kills();
     static run_t r[2];
     e2e_logdir_t d;
     int port[3];

@@ -400,6 +400,7 @@ static void status_sim(int http, int *pid, int *super, int *restarts)
  *   - SIGTERM then ends the match normally (status 0). */
 Test(resume_cases, real_time_with_viewers_and_logs, .timeout = 30 + 10 * NKILL)
 {
+    e2e_segv_kills();
     static match_t m;
     static const int sigs[3] = { SIGKILL, SIGSEGV, SIGABRT }, signo[3] = { 9, 11, 6 };
     static char text[1 << 20];

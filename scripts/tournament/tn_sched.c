@@ -68,8 +68,9 @@ static int round_robin(const tn_spec_t *s, tn_sched_t *t, int *cap, int first, i
             int a = arr[i], b = arr[m - 1 - i];
             if (a < 0 || b < 0)
                 continue;
-            /* alternate sides so every team is about as often left as right */
-            if ((i == 0 && (r & 1)) || (i > 0 && ((r + i) & 1))) {
+            /* the first pair alternates; in the others the upper row is left: every team
+             * walks through all the places, as often in the upper row as in the lower */
+            if (i == 0 && (r & 1)) {
                 int x = a;
                 a = b;
                 b = x;

@@ -289,7 +289,7 @@ fuzz-run: $(FUZZ_BINS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
-	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent) \
+	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent rcss-tournament) \
 	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets

@@ -108,7 +108,7 @@ static json_t *load_in(const char *dir, const char *id, const char *file)
 {
     char p[1024];
     json_error_t je;
-    snprintf(p, sizeof p, "%s/matches/%s/%s", dir, id, file);
+    snprintf(p, sizeof p, "%.700s/matches/%.31s/%.63s", dir, id, file);
     return json_load_file(p, 0, &je);
 }
 
@@ -116,7 +116,7 @@ static int exists_in(const char *dir, const char *id, const char *file)
 {
     char p[1024];
     struct stat st;
-    snprintf(p, sizeof p, "%s/matches/%s/%s", dir, id, file);
+    snprintf(p, sizeof p, "%.700s/matches/%.31s/%.63s", dir, id, file);
     return stat(p, &st) == 0;
 }
 
@@ -140,7 +140,7 @@ static int match_ids(const char *dir, char ids[][32], int max)
     int n = 0;
     while (d && (e = readdir(d)) && n < max) {
         if (e->d_name[0] != '.')
-            snprintf(ids[n++], 32, "%s", e->d_name);
+            snprintf(ids[n++], 32, "%.31s", e->d_name);
     }
     if (d)
         closedir(d);
@@ -279,11 +279,11 @@ static int per_match(const char *dir, char *out, size_t len, int scores)
         char line[256];
         if (scores) {
             json_t *t = json_object_get(r, "teams");
-            snprintf(line, sizeof line, "%s %lld-%lld\n", ids[i],
+            snprintf(line, sizeof line, "%.31s %lld-%lld\n", ids[i],
                      (long long)json_integer_value(json_object_get(json_array_get(t, 0), "score")),
                      (long long)json_integer_value(json_object_get(json_array_get(t, 1), "score")));
         } else {
-            snprintf(line, sizeof line, "%s %lld %s %s\n", ids[i],
+            snprintf(line, sizeof line, "%.31s %lld %.31s %.31s\n", ids[i],
                      (long long)json_integer_value(json_object_get(m, "seed")),
                      json_string_value(json_object_get(json_object_get(m, "left"), "name")),
                      json_string_value(json_object_get(json_object_get(m, "right"), "name")));

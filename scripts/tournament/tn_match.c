@@ -239,7 +239,7 @@ static pid_t start_server(run_t *r)
 {
     json_t *args = json_object_get(r->m, "server");
     size_t n = json_array_size(args);
-    const char **argv = calloc(n + 16, sizeof *argv);
+    const char **argv = calloc(n + 18, sizeof *argv);
     char bin[TN_PATH_LEN], a[8][TN_PATH_LEN + 64], log[TN_PATH_LEN];
     if (!argv)
         return -1;
@@ -256,6 +256,10 @@ static pid_t start_server(run_t *r)
     argv[k++] = "server::olcoach_port=0";
     argv[k++] = "server::http_port=-1";
     argv[k++] = "server::auto_mode=true";
+    /* after time_over the teams leave within a few steps; the reference's 100 steps of
+     * game_over_wait would then pass at 100 ms each with no one left (the file's
+     * params come later and win) */
+    argv[k++] = "server::game_over_wait=10";
     for (int i = 0; i < 5; i++)
         argv[k++] = a[i];
     for (size_t i = 0; i < n; i++)

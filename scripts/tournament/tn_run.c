@@ -272,7 +272,10 @@ int tn_run(const tn_spec_t *s, const char *dir, tn_backend_t *b, const tn_run_op
             publish(&l);
             next_publish = tn_now() + 30;
         }
-        if (todo == 0)
+        int out = 0;               /* a done match's runner may still be stopping its teams */
+        for (int i = 0; i < l.st.n; i++)
+            out += l.st.j[i].active;
+        if (todo == 0 && out == 0)
             break;
         if (interrupted) {
             tn_job_t **jobs = calloc((size_t)l.st.n + 1, sizeof *jobs);

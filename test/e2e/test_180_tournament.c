@@ -52,7 +52,8 @@ Test(tournament, local_round_robin_then_nothing_to_run, .timeout = 300)
     cr_expect(strstr(out, "0 started in this run") != NULL, "%s", out);
     cr_expect(strstr(out, "nothing to run") != NULL, "%s", out);
     cr_expect(strstr(out, "start ") == NULL, "the second run started something:\n%s", out);
-    cr_expect_eq(e2e_tourn_attempts(res), 6);
+    int att = e2e_tourn_attempts(res);
+    cr_expect_eq(att, 6, "%d attempts in jobs.json after the second run", att);
     cr_expect_eq(mtime_of(result), before, "a result.json was written again");
     cr_expect_eq(e2e_tourn_check(res, 6, why, sizeof why), 0, "%s", why);
 

@@ -14,7 +14,7 @@
 #include "tn.h"
 
 static char dir[256];
-static int starts, polls_left;
+static int starts, polls_left, linger;
 static char started[64][TN_ID_LEN];
 static const char *failing;            /* a match id whose every attempt fails */
 
@@ -27,6 +27,7 @@ static void setup(void)
     cr_assert_not_null(mkdtemp(dir));
     starts = 0;
     polls_left = 0;
+    linger = 0;
     failing = NULL;
 }
 
@@ -76,6 +77,11 @@ static int fake_poll(tn_backend_t *b, const tn_ctx_t *c, tn_job_t **jobs, int n,
     for (int i = 0; i < n; i++) {
         running[i] = 0;
         snprintf(why[i], sizeof why[i], "exit 0");
+        /* a runner still stopping its teams after its match's result is written */
+        if (!strcmp(jobs[i]->job, "fake-1") && linger > 0) {
+            linger--;
+            running[i] = 1;
+        }
         /* the job of an earlier run: still out for a few polls, then its result */
         if (!strcmp(jobs[i]->job, "fake-99")) {
             running[i] = polls_left-- > 0;
@@ -124,6 +130,25 @@ Test(run, every_match_once_then_nothing, .init = setup, .fini = teardown)
     tn_state_free(&st);
     cr_expect_eq(run(0), 0);
     cr_expect_eq(starts, 0, "a second run starts nothing");
+}
+
+Test(run, the_run_waits_for_a_runner_still_out_after_its_result, .init = setup, .fini = teardown)
+{
+    linger = 20;
+    cr_expect_eq(run(0), 0);
+    cr_expect_eq(linger, 0, "the run ended while a runner was still out");
+    char path[512];
+    snprintf(path, sizeof path, "%s/jobs.json", dir);
+    tn_state_t st;
+    cr_assert_eq(tn_state_load(path, &st), 0);
+    for (int i = 0; i < st.n; i++)
+        cr_expect_eq(st.j[i].active, 0, "%s still out in jobs.json", st.j[i].id);
+    tn_state_free(&st);
+    cr_expect_eq(run(0), 0);
+    cr_assert_eq(tn_state_load(path, &st), 0);
+    for (int i = 0; i < st.n; i++)
+        cr_expect_eq(st.j[i].attempts, 1, "%s: %d attempts", st.j[i].id, st.j[i].attempts);
+    tn_state_free(&st);
 }
 
 Test(run, a_job_still_out_is_not_started_again, .init = setup, .fini = teardown)

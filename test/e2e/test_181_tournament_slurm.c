@@ -17,8 +17,8 @@
  *    wall clock decides; same seed, two runs, different games: README "Tournaments and
  *    sweeps"), so whether both backends give the same standings is logged, not asserted.
  *
- * Skipped (with the reason) where Slurm cannot run: not root, or slurm-wlm / munge not
- * installed. */
+ * Skipped (with the reason) where Slurm cannot run: not root, slurm-wlm / munge not
+ * installed, or no scripts/slurm/slurm-local.sh. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <signal.h>
@@ -127,6 +127,8 @@ Test(tournament, slurm_round_robin_scancel_resubmit_resume_and_local, .timeout =
         cr_skip_test("slurm-wlm is not installed (scripts/install-deps.sh installs it)");
     if (!have("sbatch") || (access("/usr/sbin/munged", X_OK) != 0 && !have("munged")))
         cr_skip_test("slurm-client or munge is not installed");
+    if (access("scripts/slurm/slurm-local.sh", X_OK) != 0)
+        cr_skip_test("scripts/slurm/slurm-local.sh is not in the tree");
     cr_assert_not_null(mkdtemp(base));
     snprintf(cluster, sizeof cluster, "%s/cluster", base);
 

@@ -277,8 +277,15 @@ static void write_running(run_t *r)
     if (gethostname(host, sizeof host) < 0)
         snprintf(host, sizeof host, "localhost");
     host[sizeof host - 1] = '\0';
-    /* a server bound to one address is reached there */
-    const char *at = strcmp(r->host, "127.0.0.1") ? r->host : host;
+    /* a server bound to one address is reached there, one on every address by name */
+    const char *at = host;
+    json_t *args = json_object_get(r->m, "server");
+    for (size_t i = 0; i < json_array_size(args); i++) {
+        const char *a = json_string_value(json_array_get(args, i));
+        if (a && !strncmp(a, "server::bind_address=", 21) && a[21] && strcmp(a + 21, "0.0.0.0") &&
+            strcmp(a + 21, "::"))
+            at = a + 21;
+    }
     snprintf(url, sizeof url, "http://%s:%s/", at, r->ports[3]);
     json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:i, s:i, s:I}", "id", r->id,
                           "host", at, "port", atoi(r->ports[0]), "coach_port", atoi(r->ports[1]),

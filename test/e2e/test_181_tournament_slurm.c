@@ -162,11 +162,32 @@ Test(tournament, slurm_round_robin_scancel_resubmit_resume_and_local, .timeout =
     pid_t run = spawn_run(args, log);
     cr_assert_gt(run, 0);
     char job[32] = "", id[32] = "";
+    json_error_t je0;
     for (double end = e2e_now_ms() + 120000; e2e_now_ms() < end && !job[0];) {
         if (!job_in_play(sres, job, sizeof job, id, sizeof id))
             usleep(100000);
     }
     cr_assert(job[0], "no match came into play within 2 minutes");
+    /* index.html links to its browser monitor while it plays */
+    char idx[600], rj[600], want[128];
+    snprintf(idx, sizeof idx, "%s/index.html", sres);
+    snprintf(rj, sizeof rj, "%s/matches/%s/running.json", sres, id);
+    json_t *running = json_load_file(rj, 0, &je0);
+    int http = (int)json_integer_value(json_object_get(running, "http_port"));
+    json_decref(running);
+    snprintf(want, sizeof want, "playing: <a href=\"http://127.0.0.1:%d/\">watch</a>", http);
+    int linked = 0;
+    for (double end = e2e_now_ms() + 5000; e2e_now_ms() < end && !linked;) {
+        FILE *h = fopen(idx, "r");
+        size_t hl = h ? fread(out, 1, sizeof out - 1, h) : 0;
+        out[hl] = '\0';
+        if (h)
+            fclose(h);
+        linked = http > 0 && strstr(out, want) != NULL;
+        if (!linked)
+            usleep(100000);
+    }
+    cr_expect(linked, "index.html has no link %s while %s plays", want, id);
     snprintf(cmd, sizeof cmd, "scancel %s", job);
     cr_expect_eq(sh(cmd, NULL, 0), 0, "scancel %s", job);
     cr_log_info("slurm: cancelled job %s (match %s) in play", job, id);

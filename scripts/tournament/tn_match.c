@@ -417,8 +417,8 @@ int tn_match_run(const char *dir, const char *id)
         if (!stop_sig)
             start_team(&r, 1);
         code = wait_server(&r);
-        for (double end = tn_now() + TEAM_LEAVE_S;
-             tn_now() < end && !(reap(&r.team[0], 0) & reap(&r.team[1], 0));)
+        for (double end = tn_now() + TEAM_LEAVE_S;        /* stopped: no waiting */
+             !stop_sig && tn_now() < end && !(reap(&r.team[0], 0) & reap(&r.team[1], 0));)
             usleep(50000);
         stop_team(&r.team[0]);
         stop_team(&r.team[1]);

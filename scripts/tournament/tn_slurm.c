@@ -3,8 +3,10 @@
  * so the server and both teams run inside the job on the CPUs Slurm binds to it; the
  * job's output is DIR/matches/ID/slurm-JOBID.out. DIR must be on a file system every
  * node sees. Job states come from Slurm: squeue for the jobs still queued or running
- * (one call for all), then scontrol and sacct for one that left the queue (COMPLETED,
- * FAILED, CANCELLED, TIMEOUT, NODE_FAIL, ...). Jobs are not cancelled when the runner is
+ * (one call for all), then scontrol and sacct -c for one that left the queue (COMPLETED,
+ * FAILED, CANCELLED, TIMEOUT, NODE_FAIL, ...; scripts/slurm/README.md "Job states").
+ * Jobs are submitted with --no-requeue: a job whose node is lost ends NODE_FAIL and the
+ * runner submits it again itself. Jobs are not cancelled when the runner is
  * interrupted: the next run finds them in jobs.json and waits for them.
  * RCSS_SBATCH_ARGS="--partition=P ..." adds sbatch options (split at spaces). */
 #include <stdio.h>
@@ -39,6 +41,7 @@ static int write_script(const tn_ctx_t *c, const tn_match_t *m, char *path, size
              "# one match of tournament %s, written by rcss-tournament (sbatch job.sh reruns it)\n"
              "#SBATCH --job-name=rcss-%s\n"
              "#SBATCH --ntasks=1\n"
+             "#SBATCH --no-requeue\n"
              "#SBATCH --cpus-per-task=%d\n"
              "#SBATCH --time=%d\n"
              "#SBATCH --output=%s/slurm-%%j.out\n"
@@ -102,15 +105,19 @@ static void final_state(const char *job, char *why, size_t len)
             return;
         }
     }
-    const char *sa[] = { "sacct", "-n", "-X", "-P", "-o", "State,ExitCode", "-j", job, NULL };
+    /* without slurmdbd, sacct -c reads the job completion file; a requeued job has a
+     * line per run: the last counts */
+    const char *sa[] = { "sacct", "-c", "-n", "-P", "-o", "State,ExitCode", "-j", job, NULL };
     if (tn_capture(sa, out, sizeof out) == 0 && out[0] && out[0] != '\n') {
-        char *nl = strchr(out, '\n');
-        if (nl)
-            *nl = '\0';
-        char *bar = strchr(out, '|');
+        size_t n = strlen(out);
+        while (n > 0 && out[n - 1] == '\n')
+            out[--n] = '\0';
+        char *last = strrchr(out, '\n');
+        last = last ? last + 1 : out;
+        char *bar = strchr(last, '|');
         if (bar)
             *bar = ' ';
-        snprintf(why, len, "%.80s", out);
+        snprintf(why, len, "%.80s", last);
         return;
     }
     snprintf(why, len, "job %s is no longer known to Slurm", job);

@@ -79,6 +79,10 @@ TOOLS := $(addprefix $(BUILD)/bin/,$(basename $(notdir $(TOOL_SRC))))
 DEMO_SRC := $(filter-out scripts/clients/demoteam/dt_main.c, $(wildcard scripts/clients/demoteam/*.c))
 LIBDEMO  := $(BUILD)/lib/libdemoteam.a
 TOOLS    += $(if $(DEMO_SRC),$(BUILD)/bin/rcss-demoteam)
+# the tournament runner: scripts/tournament/, a library (its unit tests link it) and tn_main.c
+TN_SRC   := $(filter-out scripts/tournament/tn_main.c, $(wildcard scripts/tournament/*.c))
+LIBTN    := $(BUILD)/lib/libtournament.a
+TOOLS    += $(if $(TN_SRC),$(BUILD)/bin/rcss-tournament)
 
 # the 3D server (issue 15): sim/3d, netgw/3d (agents), monitorgw/3d (monitors, log
 # player); its rules are in the 3D block below
@@ -130,6 +134,7 @@ $(BUILD)/obj/monitorgw/web/mgw_page.o: monitorgw/web/mgw_page.html
 # the monitorgw folders include each other's headers (downwards only: docs/ARCHITECTURE.md)
 $(BUILD)/obj/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(LIBDEMO): $(call obj,$(DEMO_SRC))
+$(LIBTN): $(call obj,$(TN_SRC))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -141,6 +146,9 @@ $(BUILD)/bin/rcss-monitorgw: $(call obj,monitorgw/gateway/mgw_main.c) $(LIBMGW) 
 $(BUILD)/bin/rcss-recorder: $(call obj,monitorgw/recorder/rec_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-logplayer: $(call obj,monitorgw/logplayer/lp_main.c) $(LIBMGW) $(LIBSHM) $(LIBCOMMON)
 $(BUILD)/bin/rcss-demoteam: $(call obj,scripts/clients/demoteam/dt_main.c) $(LIBDEMO) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/bin/rcss-tournament: $(call obj,scripts/tournament/tn_main.c) $(LIBTN)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/obj/scripts/clients/%.o $(LIBSHM) $(LIBCOMMON)
@@ -162,10 +170,11 @@ $(BUILD)/obj/test/monitorgw/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/sim/%.o: CFLAGS += $(SIM_INC)
 $(BUILD)/obj/test/e2e/%.o: CFLAGS += $(MGW_INC)
 $(BUILD)/obj/test/demoteam/%.o: CFLAGS += -Iscripts/clients/demoteam
+$(BUILD)/obj/test/tournament/%.o: CFLAGS += -Iscripts/tournament
 $(BUILD)/obj/test/fuzz/%.o: CFLAGS += $(NGW_INC) $(MGW_INC) $(SIM_INC)
 
 # a unit test binary links its directory's library (if any) plus shm and common
-testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO)))))
+testlib = $(if $(filter sim,$(1)),$(LIBSIM),$(if $(filter netgw,$(1)),$(LIBNETGW),$(if $(filter monitorgw,$(1)),$(LIBMGW),$(if $(filter demoteam,$(1)),$(LIBDEMO),$(if $(filter tournament,$(1)),$(LIBTN))))))
 .SECONDEXPANSION:
 # keep test objects (they are intermediate files of the pattern rules)
 .SECONDARY:
@@ -280,7 +289,7 @@ fuzz-run: $(FUZZ_BINS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
-	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent) \
+	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent rcss-tournament) \
 	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets

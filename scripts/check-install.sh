@@ -1,7 +1,7 @@
 #!/bin/bash
 # check-install.sh [BUILD] -- `make install` into a scratch DESTDIR and check what lands:
 # every program of the 2D and 3D servers, the clients users run (rcssclient, the demo
-# team, the 3D sample agent), the configuration files and presets, and the systemd units
+# team, the 3D sample agent, the tournament runner), the configuration files and presets, and the systemd units
 # pointing at the installed programs.
 set -euo pipefail
 build=${1:-build}
@@ -12,7 +12,7 @@ bin="$tmp/usr/local/bin"
 missing=0
 for p in rcssserver rcss-netgw rcss-monitorgw rcss-recorder rcss-logplayer \
          rcssserver3d rcss3d-agentgw rcss3d-monitorgw rcss3d-logplayer \
-         rcssclient rcss-demoteam rcss3d-agent; do
+         rcssclient rcss-demoteam rcss3d-agent rcss-tournament; do
     if [ ! -x "$bin/$p" ]; then
         echo "check-install: $p not installed in $bin"
         missing=1

@@ -1,9 +1,11 @@
 #!/bin/sh
 # install-deps.sh -- install the Debian packages the build and tests need, only those
 # missing. Called by `make test`, `make run` and `make bench`; safe to run repeatedly.
+# slurm-wlm (slurmctld, slurmd, the client commands) and munge are for the single-node
+# Slurm cluster of scripts/slurm/ (the tournament runner's slurm backend).
 set -eu
 
-PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd chromium"
+PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd chromium slurm-wlm munge"
 
 missing=""
 for p in $PKGS; do

@@ -16,13 +16,15 @@
 BUILD   ?= build
 PREFIX  ?= /usr/local
 DESTDIR ?=
-# where `make install` puts the systemd units, the generator, the sysusers file and the
-# README (the Debian package: /lib/systemd/system, /lib/systemd/system-generators,
-# /usr/lib/sysusers.d, /usr/share/doc/rcssserver)
+# where `make install` puts the systemd units, the generator, the sysusers file, the
+# README and the manual page (the Debian package: /lib/systemd/system,
+# /lib/systemd/system-generators, /usr/lib/sysusers.d, /usr/share/doc/rcssserver,
+# /usr/share/man)
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 GENDIR      ?= $(PREFIX)/lib/systemd/system-generators
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 DOCDIR      ?= $(PREFIX)/share/doc/rcssserver
+MANDIR      ?= $(PREFIX)/share/man
 UNIT_SED     = sed -e 's|/usr/local/bin/|$(PREFIX)/bin/|g' \
                    -e 's|/usr/local/lib/systemd/system/|$(UNITDIR)/|g' \
                    -e 's|/usr/local/share/doc/rcssserver/|$(DOCDIR)/|g'
@@ -234,11 +236,13 @@ e2e:
 	@echo "e2e: skipped, the gateway programs are not in the tree yet"
 endif
 
-# The README's test command: deps, then the normal build's tests and the conformance
+# The README's test command: deps, the unit-file and install checks, the Debian package
+# from build to purge (deb-check, about a minute), then the normal build's tests and the conformance
 # suite's determinism run (every scenario twice against this server), then the tests
 # under ASan+UBSan in a separate build directory.
 test: deps
 	$(MAKE) conf-check
+	$(MAKE) deb-check
 	$(MAKE) -j2 all
 	$(MAKE) unit e2e
 	$(MAKE) conformance
@@ -306,8 +310,13 @@ install: all
 	install -m 644 conf/*.conf conf/systemd/rcssserver.env $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets
 	install -m 644 conf/presets/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets/
-	install -d $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	@# one manual page for every program installed, the other names linked to it
+	install -m 644 docs/rcssserver.1 $(DESTDIR)$(MANDIR)/man1/
+	for p in $(filter-out rcssserver,$(notdir $(PROGS))) rcssclient rcss-demoteam rcss3d-agent rcss-tournament; do \
+	  ln -sf rcssserver.1 $(DESTDIR)$(MANDIR)/man1/$$p.1; \
+	done
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(GENDIR) $(DESTDIR)$(SYSUSERSDIR)
 	@# the units and the generator name the programs, the template and the README where
 	@# this install puts them
@@ -341,6 +350,10 @@ deb:
 	cp -r conf/debian $(DEB_TREE)/debian
 	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b $(DEB_BUILD_ARGS)
 	@ls $(BUILD)/deb/*.deb
+
+# the package built, linted, installed, run as its units run, reinstalled, purged
+deb-check:
+	@scripts/check-deb.sh $(BUILD)
 
 # ---- the 3D server ---------------------------------------------------------------------
 .PHONY: run3d

@@ -27,6 +27,7 @@
 #     no /var/lib/rcssserver, no user or group rcssserver is left.
 # A package rcssserver installed before, or a user rcssserver that an earlier run of this
 # check did not leave, stops the check with a message rather than being touched.
+# RCSS_CHECK_DEB_VERBOSE=1 also prints the system calls the programs made.
 set -euo pipefail
 build=${1:-build}
 t0=$(date +%s)
@@ -259,13 +260,18 @@ done
 reply=$( (printf '(turn 10)\n'; sleep 0.5) | timeout 10 rcssclient 127.0.0.1 "$port" --team DebCheck 2>&1 | head -n 1 || true)
 [[ $reply == "(init l 1 before_kick_off)"* ]] || fail "the player got '$reply', not its init reply"
 
+# a monitor (protocol 5): the frames of the monitor gateway's fan-out
+frames=$(printf '(dispinit version 5)\n' | timeout 10 rcssclient 127.0.0.1 "$port" --linger 1500 2>&1 |
+         grep -c '^(show ' || true)
+[ "$frames" -ge 3 ] || fail "the monitor got $frames frames in 1.5 s"
+
 # the logs, written as rcssserver with the units' umask
 for f in incomplete.rcg incomplete.rcl; do
     [ -f "/var/lib/rcssserver/$f" ] || fail "no /var/lib/rcssserver/$f"
     [ "$(stat -c '%U %a' "/var/lib/rcssserver/$f")" = "rcssserver 640" ] ||
         fail "/var/lib/rcssserver/$f is $(stat -c '%U %a' "/var/lib/rcssserver/$f")"
 done
-say "a match as the units run it: ready with gateways ${gws[*]}, every process as rcssserver without capabilities, a player answered, logs in /var/lib/rcssserver"
+say "a match as the units run it: ready with gateways ${gws[*]}, every process as rcssserver without capabilities, a player answered, a monitor got $frames frames, logs in /var/lib/rcssserver"
 
 # systemctl stop: SIGTERM to the sim; the gateways leave with it
 kill -TERM "$sim_pid"
@@ -300,6 +306,7 @@ if [ "$strace_ok" -eq 1 ]; then
         awk '/ execve\(/ { seen = 1 } seen' "$f"
     done | sed -n 's/^[0-9]* *\([a-z_0-9]*\)(.*/\1/p' | sort -u >"$tmp/used"
     bad=$(comm -23 "$tmp/used" "$tmp/allowed" | tr '\n' ' ')
+    [ -z "${RCSS_CHECK_DEB_VERBOSE:-}" ] || { echo "system calls used:"; tr '\n' ' ' <"$tmp/used"; echo; }
     [ -z "$bad" ] || fail "system calls outside the units' SystemCallFilter: $bad"
     # socket families: RestrictAddressFamilies=; glibc's address probe (getaddrinfo with
     # AI_ADDRCONFIG opens a netlink socket) goes on without it when it is refused

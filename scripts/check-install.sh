@@ -3,7 +3,8 @@
 # every program of the 2D and 3D servers, the clients users run (rcssclient, the demo
 # team, the 3D sample agent, the tournament runner), the configuration files and presets, the
 # systemd units pointing at the installed programs, the generator pointing at the installed
-# sim and units, the sysusers file of the units' user.
+# sim and units, the sysusers file of the units' user, the manual page under every
+# program's name.
 set -euo pipefail
 build=${1:-build}
 tmp=$(mktemp -d)
@@ -38,5 +39,9 @@ if ! grep -q "^u rcssserver " "$tmp/usr/local/lib/sysusers.d/rcssserver.conf" 2>
     echo "check-install: the sysusers file of the user rcssserver is not installed"
     missing=1
 fi
+man="$tmp/usr/local/share/man/man1"
+for p in rcssserver rcss-netgw rcss-logplayer rcssclient rcss-tournament rcss3d-agent; do
+    [ -e "$man/$p.1" ] || { echo "check-install: no manual page $p.1"; missing=1; }
+done
 [ "$missing" -eq 0 ] || exit 1
 echo "check-install: $(ls "$bin" | wc -l) programs, configuration and units installed"

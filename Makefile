@@ -341,7 +341,7 @@ deb:
 	@# the files git knows or would take (tracked, new, not ignored); a tree without git: all
 	@# but .git and the build directories
 	if git rev-parse --git-dir >/dev/null 2>&1; then \
-	  git ls-files -z --cached --others --exclude-standard | \
+	  git ls-files -z --cached --others --exclude-standard | grep -zv '^$(BUILD:./%=%)/' | \
 	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(DEB_TREE); \
 	else \
 	  tar -cf - --exclude=./.git --exclude='./build*' . | tar -xf - -C $(DEB_TREE); \

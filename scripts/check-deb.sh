@@ -52,7 +52,15 @@ if dpkg-query -W -f='${Status}' rcssserver 2>/dev/null | grep -q 'installed\|con
     fi
 fi
 if getent passwd rcssserver >/dev/null; then
-    fail "a user rcssserver exists that this package did not make; not touching it"
+    # one the package made (its sysusers line) and an earlier run could not remove goes;
+    # any other stays
+    if [ "$(getent passwd rcssserver | cut -d: -f5,6)" = "RoboCup soccer simulation server:/var/lib/rcssserver" ] &&
+       ! dpkg-query -W rcssserver >/dev/null 2>&1 && userdel rcssserver 2>/dev/null; then
+        say "an earlier run left the user rcssserver: removed"
+        ! getent group rcssserver >/dev/null || groupdel rcssserver
+    else
+        fail "a user rcssserver exists that this package did not make (or still in use); not touching it"
+    fi
 fi
 
 tmp=$(mktemp -d)
@@ -60,10 +68,19 @@ chmod 755 "$tmp"
 pids=()
 cleanup() {
     local p
-    for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
+    # the purge removes the user only once none of its processes is left
+    for _ in $(seq 1 50); do
+        alive=0
+        for p in "${pids[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+        [ "$alive" -eq 0 ] && break
+        sleep 0.1
+    done
     if dpkg-query -W -f='${Status}' rcssserver 2>/dev/null | grep -q 'installed\|config-files'; then
         dpkg -P rcssserver >/dev/null 2>&1 || true
     fi
+    # the region of a match killed here
+    [ -z "${shm:-}" ] || rm -f "/dev/shm$shm"
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -169,7 +186,7 @@ chown rcssserver:rcssserver "$tmp/trace"
 # run_unit UNIT_FILE INSTANCE LOG: start the unit's ExecStart in the background as systemd
 # would, with its User=, Group=, UMask=, WorkingDirectory=, Environment= and
 # EnvironmentFile=, no capabilities (CapabilityBoundingSet=), NoNewPrivileges=; $! is its
-# pid (strace's where it traces)
+# pid (strace's where it traces) and its process group (setsid), which the cleanup kills
 run_unit() {
     local file=$1 inst=$2 log=$3 name
     name=$(basename "$file" .service)
@@ -209,10 +226,12 @@ run_unit() {
     (
         umask "${umask:-0022}"
         cd "${wd:-/}"
-        exec setpriv --reuid="$user" --regid="$group" --clear-groups --no-new-privs \
+        exec setsid setpriv --reuid="$user" --regid="$group" --clear-groups --no-new-privs \
             --inh-caps=-all --bounding-set=-all \
             env -i "${envv[@]}" "${tracer[@]}" "${argv[@]}"
     ) >"$log" 2>&1 &
+    # not a job of this shell: no "Killed" line when the cleanup ends it
+    disown "$!"
 }
 
 # the order of rcssserver.target: the sim, then what is After= it
@@ -240,15 +259,27 @@ port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<<"$ready")
 http=$(sed -n 's/.* http_port=\([0-9]*\).*/\1/p' <<<"$ready")
 sim_pid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' <<<"$ready")
 
-# /status over HTTP, by bash alone
-exec 3<>"/dev/tcp/127.0.0.1/$http"
-printf 'GET /status HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3
-status=$(timeout 5 cat <&3 || true)
-exec 3<&-
+# /status over HTTP, by bash alone; every gateway listed with its pid (the recorder may
+# attach a moment after the READY line)
+get_status() {
+    exec 3<>"/dev/tcp/127.0.0.1/$http" || return 0
+    printf 'GET /status HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3
+    timeout 5 cat <&3 || true
+    exec 3<&-
+}
+for _ in $(seq 1 50); do
+    status=$(get_status)
+    procs=$(grep -o '"name":"[a-z0-9]*","pid":[1-9][0-9]*' <<<"$status" || true)
+    [ "$(wc -l <<<"$procs")" -ge 4 ] && break
+    sleep 0.2
+done
 grep -q '"ready":true' <<<"$status" || fail "/status: not ready: $status"
-gw_pids=$(grep -o '"name":"netgw[0-9]*","pid":[0-9]*' <<<"$status" | sed 's/.*"pid"://')
-[ "$(wc -w <<<"$gw_pids")" -eq 2 ] || fail "/status lists $(wc -w <<<"$gw_pids") player gateways, not 2"
-for p in $sim_pid $gw_pids $(grep -o '"name":"\(monitorgw\|recorder\)","pid":[0-9]*' <<<"$status" | sed 's/.*"pid"://'); do
+for n in netgw0 netgw1 monitorgw recorder; do
+    grep -q "\"name\":\"$n\"" <<<"$procs" || fail "/status lists no running $n: $status"
+done
+! grep -q '"name":"netgw2"' <<<"$status" || fail "/status lists a third player gateway"
+for p in $sim_pid $(sed 's/.*"pid"://' <<<"$procs"); do
+    [ -r "/proc/$p/status" ] || fail "process $p of /status is not running"
     u=$(awk '/^Uid:/ { print $2 }' "/proc/$p/status")
     [ "$u" = "$uid" ] || fail "process $p runs as uid $u, not rcssserver ($uid)"
     grep -q '^CapEff:[[:space:]]*0*$' "/proc/$p/status" || fail "process $p has capabilities"
@@ -281,6 +312,7 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 [ "$alive" -eq 0 ] || fail "processes left 10 s after SIGTERM to the sim"
+# (strace has ended with its program, so the process groups are empty too)
 pids=()
 [ ! -e "/dev/shm$shm" ] || fail "the region /dev/shm$shm is left"
 ls /var/lib/rcssserver/*DebCheck*.rcg >/dev/null 2>&1 || fail "the game log was not renamed: $(ls /var/lib/rcssserver)"

@@ -259,8 +259,8 @@ port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<<"$ready")
 http=$(sed -n 's/.* http_port=\([0-9]*\).*/\1/p' <<<"$ready")
 sim_pid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' <<<"$ready")
 
-# /status over HTTP, by bash alone; every gateway listed with its pid (the recorder may
-# attach a moment after the READY line)
+# /status over HTTP, by bash alone; every gateway listed with its pid (and "up", where
+# /status gives a state; the recorder may attach a moment after the READY line)
 get_status() {
     exec 3<>"/dev/tcp/127.0.0.1/$http" || return 0
     printf 'GET /status HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3
@@ -269,7 +269,7 @@ get_status() {
 }
 for _ in $(seq 1 50); do
     status=$(get_status)
-    procs=$(grep -o '"name":"[a-z0-9]*","pid":[1-9][0-9]*' <<<"$status" || true)
+    procs=$(grep -o '"name":"[a-z0-9]*",\("state":"up",\)\{0,1\}"pid":[1-9][0-9]*' <<<"$status" || true)
     [ "$(wc -l <<<"$procs")" -ge 4 ] && break
     sleep 0.2
 done

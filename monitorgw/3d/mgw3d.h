@@ -119,6 +119,8 @@ void mgw3d_peer_close(mgw3d_t *g, mgw3d_peer_t *p);
 /* An Info step: full to new monitors, delta (may be -1: none) to the others. */
 void mgw3d_peer_info(mgw3d_t *g, const char *full, int full_len, const char *delta, int delta_len);
 void mgw3d_peer_ack(mgw3d_t *g, uint32_t monitor_id, const char *cookie, size_t n);
+/* A message (an "(error ...)" of the sim) to one monitor, if it is still connected. */
+void mgw3d_peer_text(mgw3d_t *g, uint32_t monitor_id, const char *text, size_t n);
 /* (Die) to every monitor, written out before returning (bounded wait). */
 void mgw3d_peer_die(mgw3d_t *g);
 

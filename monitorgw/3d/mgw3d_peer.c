@@ -162,6 +162,16 @@ void mgw3d_peer_ack(mgw3d_t *g, uint32_t id, const char *cookie, size_t n)
         peer_send(p, text, (size_t)len);
 }
 
+void mgw3d_peer_text(mgw3d_t *g, uint32_t id, const char *text, size_t n)
+{
+    int idx = (int)(id >> 16);
+    if (idx < 0 || idx >= g->max_peers)
+        return;
+    mgw3d_peer_t *p = &g->peer[idx];
+    if (p->used && p->gen == (uint16_t)(id & 0xffffu))
+        peer_send(p, text, n);
+}
+
 /* write what is queued for p, waiting for the socket at most ms in all (the
  * bufferevent's own buffer may not be drained from outside: its bytes are copied out) */
 static void flush_blocking(mgw3d_peer_t *p, int ms)

@@ -36,8 +36,8 @@ typedef struct agw3d_sink {
 int agw3d_cmd_parse(const char *msg, size_t len, const agw3d_sink_t *sink);
 
 /* ---- agw3d_percept.c: perceptions (pure) ---- */
-/* The perception of robot slot in snapshot s: GameState (with the game variables and
- * the robot's unum and side when first), AgentState, Vision. Returns the length, or
+/* The perception of robot slot in snapshot s: GameState (when first: the robot's unum
+ * and side and the game variables, then time and play mode), AgentState, Vision. Returns the length, or
  * -1 if it did not fit. */
 int agw3d_percept(const shm3d_snapshot_sh_t *s, int slot, int first, const conf3d_t *c,
                   char *buf, size_t len);

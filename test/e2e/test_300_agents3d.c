@@ -105,7 +105,7 @@ Test(agents3d, full_server_and_leaving, .timeout = 40)
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;
-    int mon = e2e3d_connect(s.monitor_port);
+    int mon = e2e3d_monitor(s.monitor_port);
     cr_assert_eq(e2e3d_recv_containing(mon, &r, "(P (s 1)(id 11)", 5000, &m), 1, "all 22 on the field");
     fd[22] = e2e3d_connect(s.agent_port);
     frame_reader_t r22;

@@ -29,7 +29,7 @@ Test(trainer3d, move_read_back_set_modes, .timeout = 60)
     cr_assert_eq(e2e3d_start(&s, args), 0);
     int ag = e2e3d_connect(s.agent_port);
     e2e3d_send(ag, "(create)(init (unum 1) (teamname Trained))");
-    int t = e2e3d_connect(s.monitor_port);
+    int t = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;
@@ -90,7 +90,7 @@ Test(trainer3d, move_read_back_set_modes, .timeout = 60)
     cr_expect_eq(e2e3d_recv_prefix(t, &r, "(error ", 3000, &m), 1);
     cr_expect_str_eq(m, "(error parse illegal_sexp)");
     /* a second monitor now: Init, then one complete Info with the team name */
-    int t2 = e2e3d_connect(s.monitor_port);
+    int t2 = e2e3d_monitor(s.monitor_port);
     frame_reader_t r2;
     frame_reader_init(&r2, rbuf2, sizeof rbuf2);
     cr_assert_eq(e2e3d_recv(t2, &r2, 3000, &m), 1);

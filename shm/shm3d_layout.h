@@ -83,6 +83,8 @@ enum {
 };
 #define SHM3D_CMDF_POS  0x1u
 #define SHM3D_CMDF_VEL  0x2u
+#define SHM3D_CMDF_BATTERY 0x4u     /* SHM3D_CMD_AGENT: d[0] battery; no pos or vel then */
+#define SHM3D_CMDF_TEMP    0x8u     /* SHM3D_CMD_AGENT: d[1] temperature; no pos or vel then */
 
 typedef struct shm3d_cmd_sh {
     uint16_t kind;                 /* SHM3D_CMD_* */
@@ -210,7 +212,8 @@ enum {
     SHM3D_EV_NONE,
     SHM3D_EV_AGENT_ERROR,          /* slot = agent, generation; text = "(error ...)" */
     SHM3D_EV_ACK,                  /* generation = monitor id; text = cookie */
-    SHM3D_EV_PLAYMODE              /* arg = new PM3D_*, for logs; no text */
+    SHM3D_EV_PLAYMODE,             /* arg = new PM3D_*, for logs; no text */
+    SHM3D_EV_MONITOR_ERROR         /* generation = monitor id; text = "(error ...)" */
 };
 
 typedef struct shm3d_event_sh {

@@ -101,6 +101,7 @@ typedef struct sim_evsink {
 typedef struct sim_runner {
     int          resv_fd[3];        /* port-0 reservations held until the gateways bind */
     int          ready;             /* the ready line was printed */
+    int          missing_said;      /* systemd: the gateways missing were named */
     int64_t      start_ns;          /* CLOCK_MONOTONIC at the start (ready timeout) */
     int          miss_policy;       /* SIM_MISS_* */
     int          forfeit_side;      /* SHM_SIDE_* of a team that forfeited, 0 none */

@@ -198,16 +198,44 @@ static void announce_ready(sim_t *s)
     sim_commit(s, SIM_COMMIT_QUIET); /* a sim taking over does not announce it again */
 }
 
+/* Under systemd: each configured gateway that has not attached (no heartbeat) once
+ * server::gateway_timeout_ms has passed since the start, one line each, once. */
+static void report_missing(sim_t *s)
+{
+    const shm_region_sh_t *r = s->shm.r;
+    int tmo = conf_int(&s->conf, SP_gateway_timeout_ms);
+    int64_t limit = (int64_t)(tmo > 0 ? tmo : 2000) * 1000000LL;
+    if (s->runner.missing_said || shm_now_ns() - s->runner.start_ns < limit)
+        return;
+    s->runner.missing_said = 1;
+    for (uint32_t i = 0; i < r->hdr.n_gateways && i < SHM_MAX_GATEWAYS; i++) {
+        if (atomic_load(&r->netgw[i].heartbeat_ns) == 0)
+            log_warn("rcss-netgw %u of %u (server::netgw_processes) has not attached to %s "
+                     "within %d ms: start it (systemd: rcssserver-netgw@%u.service)", i,
+                     r->hdr.n_gateways, r->hdr.name, tmo > 0 ? tmo : 2000, i);
+    }
+    if (atomic_load(&r->monitorgw.heartbeat_ns) == 0)
+        log_warn("rcss-monitorgw has not attached to %s within %d ms: start it (systemd: "
+                 "rcssserver-monitorgw.service)", r->hdr.name, tmo > 0 ? tmo : 2000);
+    if (sim_proc_logs_on(&s->conf) && atomic_load(&r->recorder.heartbeat_ns) == 0)
+        log_warn("rcss-recorder has not attached to %s within %d ms: the logs are not "
+                 "written (systemd: rcssserver-recorder.service)", r->hdr.name,
+                 tmo > 0 ? tmo : 2000);
+}
+
 void sim_runner_poll(sim_t *s)
 {
     sim_runner_t *u = &s->runner;
+    /* under systemd the gateways come when they come: the ones still missing after
+     * server::gateway_timeout_ms are named once (and /status shows them "missing") */
+    if (!s->proc.spawn)
+        report_missing(s);
     if (u->ready || u->exit_code >= 0)
         return;
     if (gateways_up(s->shm.r, conf_int(&s->conf, SP_http_port) != 0)) {
         announce_ready(s);
         return;
     }
-    /* under systemd the gateways come when they come */
     if (s->proc.spawn && shm_now_ns() - u->start_ns > SIM_READY_WAIT_NS) {
         log_err("the gateways did not come up within %lld s (ports in use?)",
                 SIM_READY_WAIT_NS / 1000000000LL);

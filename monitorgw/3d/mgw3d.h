@@ -1,6 +1,7 @@
 /* mgw3d.h -- rcss3d-monitorgw, the 3D server's monitor gateway (docs/protocol/3d.md §4):
- * monitors and trainers on TCP server::monitor_port (12001), length-prefixed
- * S-expressions as the agents'. Each gets the Init expression on connecting, then an
+ * monitors and trainers on TCP server::monitor_port (12001), S-expressions as lines of
+ * text ending in a newline both ways (the manual's form), or length-prefixed as the
+ * agents' for a monitor whose first bytes are a length. Each gets the Init expression on connecting, then an
  * Info expression every MonitorInterval steps: the first with everything (flags,
  * goals, team names, score, half, play mode), later ones with what changed; "(Info
  * (ack COOKIE))" answers a (getAck COOKIE) once the commands before it are carried out;
@@ -22,6 +23,12 @@
 #define MGW3D_MSG_MAX     65536        /* longest monitor command message */
 #define MGW3D_OUT_MAX     (1u << 20)   /* queued for one monitor before Infos are skipped */
 #define MGW3D_INFO_LEN    16384
+#define MGW3D_DETECT_MS   300          /* a monitor silent this long after connecting talks lines */
+
+/* How a monitor talks, told from the first bytes it sends: a 4-byte length starts with
+ * a zero byte (no message is 16 MiB long); anything else, or nothing for
+ * MGW3D_DETECT_MS (a monitor that only reads), is newline-terminated lines both ways. */
+enum { MGW3D_MODE_UNKNOWN, MGW3D_MODE_FRAMED, MGW3D_MODE_LINES };
 
 /* ---- mgw3d_encode.c (pure) ---- */
 /* what the Info stream told its readers so far: later Infos repeat only changes */
@@ -82,6 +89,8 @@ typedef struct mgw3d_peer {
     int       used;
     int       index;
     uint16_t  gen;         /* bumped per connection in this entry */
+    int       mode;        /* MGW3D_MODE_*: how it talks, from its first bytes */
+    struct event *detect;  /* MGW3D_DETECT_MS after connecting: lines if still silent */
     int       fed;         /* got a full Info: deltas from now on */
     uint64_t  skipped;     /* Infos dropped because it did not read */
 } mgw3d_peer_t;
@@ -119,6 +128,8 @@ void mgw3d_peer_close(mgw3d_t *g, mgw3d_peer_t *p);
 /* An Info step: full to new monitors, delta (may be -1: none) to the others. */
 void mgw3d_peer_info(mgw3d_t *g, const char *full, int full_len, const char *delta, int delta_len);
 void mgw3d_peer_ack(mgw3d_t *g, uint32_t monitor_id, const char *cookie, size_t n);
+/* A message (an "(error ...)" of the sim) to one monitor, if it is still connected. */
+void mgw3d_peer_text(mgw3d_t *g, uint32_t monitor_id, const char *text, size_t n);
 /* (Die) to every monitor, written out before returning (bounded wait). */
 void mgw3d_peer_die(mgw3d_t *g);
 

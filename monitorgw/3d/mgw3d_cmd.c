@@ -1,6 +1,6 @@
 /* mgw3d_cmd.c -- monitor and trainer commands (docs/protocol/3d.md §4) into control
  * records: (kickOff), (playMode NAME), (agent (team L|R) (unum N) (pos X Y Z)
- * (vel X Y Z)), (ball (pos X Y Z) [(vel X Y Z)]), (dropBall), (getAck COOKIE); a message
+ * (vel X Y Z) (battery B) (temperature T)) (the last two in a second record), (ball (pos X Y Z) [(vel X Y Z)]), (dropBall), (getAck COOKIE); a message
  * holds one command or a list of them: ((kickOff)(getAck kicked_off)). Coordinates may
  * be separated by blanks or commas ("(pos 10,20,1)", as the manual writes them). Pure. */
 #include <ctype.h>
@@ -58,13 +58,34 @@ static int pos_vel(const sexp_t *a, shm3d_cmd_sh_t *c)
     return -1;
 }
 
-static int parse_agent(const sexp_t *e, shm3d_cmd_sh_t *c)
+/* (battery B) / (temperature T) into e (a second record: d[] of the first is pos/vel) */
+static int energy(const sexp_t *a, shm3d_cmd_sh_t *e)
+{
+    double v;
+    if (sexp_count(a) != 2 || sexp_number(a->child->next, &v) < 0 || v != v)
+        return -1;
+    if (sexp_is(a->child, "battery")) {
+        e->flags |= SHM3D_CMDF_BATTERY;
+        e->d[0] = v;
+    } else {
+        e->flags |= SHM3D_CMDF_TEMP;
+        e->d[1] = v;
+    }
+    return 0;
+}
+
+static int parse_agent(const sexp_t *e, shm3d_cmd_sh_t *c, shm3d_cmd_sh_t *en)
 {
     int team = -1;
     long unum = -1;
     for (const sexp_t *a = e->child->next; a; a = a->next) {
         if (!a->is_list || !a->child)
             return -1;
+        if (sexp_is(a->child, "battery") || sexp_is(a->child, "temperature")) {
+            if (energy(a, en) < 0)
+                return -1;
+            continue;
+        }
         if (sexp_is(a->child, "team") && sexp_count(a) == 2) {
             char t[16];
             sexp_copy(a->child->next, t, sizeof t);
@@ -79,10 +100,10 @@ static int parse_agent(const sexp_t *e, shm3d_cmd_sh_t *c)
             return -1;
         }
     }
-    if (team < 0 || unum < 0 || !c->flags)
+    if (team < 0 || unum < 0 || (!c->flags && !en->flags))
         return -1;
-    c->i = (int16_t)team;
-    c->j = (int16_t)unum;
+    c->i = en->i = (int16_t)team;
+    c->j = en->j = (int16_t)unum;
     return 0;
 }
 
@@ -116,9 +137,10 @@ static int parse_ack(const sexp_t *e, shm3d_cmd_sh_t *c)
 /* One command; 1 understood, 0 not (error sent). */
 static int parse_one(const sexp_t *e, uint32_t id, const mgw3d_sink_t *k)
 {
-    shm3d_cmd_sh_t c;
+    shm3d_cmd_sh_t c, en;
     memset(&c, 0, sizeof c);
     c.generation = id;
+    en = c;
     const sexp_t *h = e->child;
     int bad = 0;
     if (sexp_is(h, "kickOff") && sexp_count(e) == 1) {
@@ -132,8 +154,8 @@ static int parse_one(const sexp_t *e, uint32_t id, const mgw3d_sink_t *k)
         c.i = (int16_t)pm;
         bad = pm < 0;
     } else if (sexp_is(h, "agent")) {
-        c.kind = SHM3D_CMD_AGENT;
-        bad = parse_agent(e, &c) < 0;
+        c.kind = en.kind = SHM3D_CMD_AGENT;
+        bad = parse_agent(e, &c, &en) < 0;
     } else if (sexp_is(h, "ball")) {
         c.kind = SHM3D_CMD_BALL;
         bad = parse_ball(e, &c) < 0;
@@ -150,7 +172,10 @@ static int parse_one(const sexp_t *e, uint32_t id, const mgw3d_sink_t *k)
         reply(k, names[c.kind], "bad_arguments");
         return 0;
     }
-    k->record(k->ctx, &c);
+    if (c.kind != SHM3D_CMD_AGENT || c.flags)
+        k->record(k->ctx, &c);
+    if (en.flags) /* the 2004 trainer's (battery B) and (temperature T) */
+        k->record(k->ctx, &en);
     return 1;
 }
 

@@ -33,6 +33,10 @@ static void forward_events(mgw3d_t *g)
             size_t n = ev.len < 0 ? 0 : ev.len > SHM3D_EVENT_TEXT_LEN ? SHM3D_EVENT_TEXT_LEN
                                                                        : (size_t)ev.len;
             mgw3d_peer_ack(g, ev.generation, ev.text, n);
+        } else if (ev.kind == SHM3D_EV_MONITOR_ERROR) {
+            size_t n = ev.len < 0 ? 0 : ev.len > SHM3D_EVENT_TEXT_LEN ? SHM3D_EVENT_TEXT_LEN
+                                                                       : (size_t)ev.len;
+            mgw3d_peer_text(g, ev.generation, ev.text, n);
         }
     }
 }

@@ -201,6 +201,22 @@ static json_t *teams_json(const mgw_t *g)
     return a;
 }
 
+/* "up" (a heartbeat within server::gateway_timeout_ms), "silent" (none since), "missing"
+ * (never came up: under systemd, a unit not started), "off" (the recorder, no log on) */
+static const char *gateway_state(const mgw_t *g, const shm_proc_sh_t *p, int recorder)
+{
+    const conf_t *c = &g->conf;
+    if (recorder && !conf_bool(c, SP_game_logging) && !conf_bool(c, SP_text_logging)
+        && !(conf_bool(c, SP_keepaway) && conf_bool(c, SP_keepaway_logging)))
+        return "off";
+    int64_t beat = atomic_load(&p->heartbeat_ns), tmo = conf_int(c, SP_gateway_timeout_ms);
+    if (beat == 0)
+        return "missing";
+    if (tmo > 0 && shm_now_ns() - beat > (int64_t)tmo * 1000000LL)
+        return "silent";
+    return "up";
+}
+
 static json_t *gateways_json(const mgw_t *g)
 {
     const shm_region_sh_t *r = g->r;
@@ -213,7 +229,8 @@ static json_t *gateways_json(const mgw_t *g)
             snprintf(name, sizeof name, "netgw%u", k);
         else
             snprintf(name, sizeof name, "%s", k == r->hdr.n_gateways ? "monitorgw" : "recorder");
-        json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:I}", "name", name, "pid",
+        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:I}", "name", name, "state",
+                                           gateway_state(g, p, k > r->hdr.n_gateways), "pid",
                                            (int)atomic_load(&p->pid), "restarts",
                                            (int)atomic_load(&p->restarts), "resets",
                                            (json_int_t)atomic_load(&p->resets)));

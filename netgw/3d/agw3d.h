@@ -36,8 +36,8 @@ typedef struct agw3d_sink {
 int agw3d_cmd_parse(const char *msg, size_t len, const agw3d_sink_t *sink);
 
 /* ---- agw3d_percept.c: perceptions (pure) ---- */
-/* The perception of robot slot in snapshot s: GameState (with the game variables and
- * the robot's unum and side when first), AgentState, Vision. Returns the length, or
+/* The perception of robot slot in snapshot s: GameState (when first: the robot's unum
+ * and side and the game variables, then time and play mode), AgentState, Vision. Returns the length, or
  * -1 if it did not fit. */
 int agw3d_percept(const shm3d_snapshot_sh_t *s, int slot, int first, const conf3d_t *c,
                   char *buf, size_t len);
@@ -61,7 +61,10 @@ typedef struct agw3d_conn {
     struct agw3d       *g;
     struct bufferevent *bev;
     int       used;
-    int       slot;
+    int       slot;            /* -1 while it waits for its (init) */
+    int       created;         /* pending: (create) came and waits for the slot */
+    uint64_t  last_ns;         /* pending: when it last sent something, or connected */
+    struct sockaddr_storage peer;  /* TCP peer (family 0: none) */
     uint32_t  generation;
     int       kind;            /* SHM3D_KIND_* */
     pid_t     pid;             /* pipe agent */
@@ -81,6 +84,8 @@ typedef struct agw3d {
     uint64_t                ev_cursor;
     shm3d_snapshot_sh_t     snap;
     agw3d_conn_t            conn[SHM3D_MAX_AGENTS];
+    agw3d_conn_t           *pend;            /* connections without a slot yet */
+    int                     npend;           /* entries of pend: pending_max + pipe agents */
     pid_t                   child[AGW3D_LIST_MAX];   /* pipe agents started, 0 when gone */
     int                     nchild;
     char                    out[AGW3D_PERCEPT_LEN];
@@ -88,10 +93,17 @@ typedef struct agw3d {
 } agw3d_t;
 
 /* agw3d_conn.c */
-/* A connection on fd (TCP peer or our end of a pipe agent's socket pair). 0, or -1 if
- * no slot is free (fd is then closed after a "(error server_full)"). */
+/* The table of connections waiting for their (init): 0, or -1. */
+int  agw3d_conn_setup(agw3d_t *g);
+/* A connection on fd (TCP peer or our end of a pipe agent's socket pair). It takes a
+ * robot slot with its first (init); until then it waits among the pending ones (at
+ * most server::pending_max TCP ones: a new one closes the one silent the longest) and
+ * a TCP one silent for server::init_timeout_ms is closed. 0, or -1 (fd closed). An
+ * (init) that finds no free slot is answered "(error server_full)" and closed. */
 int  agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockaddr *peer);
 void agw3d_conn_close(agw3d_t *g, agw3d_conn_t *c);
+/* Close the TCP connections silent too long before their (init); how many. */
+int  agw3d_conn_sweep(agw3d_t *g);
 /* Free the slots a previous gateway left (their connections died with it). */
 void agw3d_conn_takeover(agw3d_t *g);
 /* Per snapshot: perceptions to every robot on a sense step. */

@@ -1,11 +1,18 @@
-/* agw3d_conn.c -- the agent gateway's connections: one slot of the region's agent table
- * per connection (TCP or pipe agent), length-prefixed messages in and out through a
- * libevent bufferevent, effectors into the slot's command ring, (syn) into the slot's
- * done_step, and each robot's perception on sense steps. A connection that closes frees
- * its slot (the sim removes the robot); a reused slot gets a new generation, so records
- * of the old connection still in the ring are dropped by the sim. */
+/* agw3d_conn.c -- the agent gateway's connections: length-prefixed messages in and out
+ * through a libevent bufferevent. A new connection (TCP or pipe agent) first waits
+ * among the pending ones without a robot slot: its (create) is kept, other effectors
+ * are answered "(error NAME init_first)", and its first (init) takes one slot of the
+ * region's agent table (or gets "(error server_full)" and is closed). TCP connections
+ * silent for server::init_timeout_ms before their (init) are closed, and at most
+ * server::pending_max of them wait at once (a new one closes the one silent the
+ * longest), so connections that never speak cannot keep agents out. Once in a slot:
+ * effectors into the slot's command ring, (syn) into the slot's done_step, and each
+ * robot's perception on sense steps. A connection that closes frees its slot (the sim
+ * removes the robot); a reused slot gets a new generation, so records of the old
+ * connection still in the ring are dropped by the sim. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <event2/buffer.h>
@@ -67,12 +74,146 @@ static void on_syn(void *ctx)
     shm_sem_post(&m->g->r->hdr.done_sem);
 }
 
-static void conn_message(agw3d_t *g, agw3d_conn_t *c, const char *text, size_t len)
+/* ---- before the (init): no slot yet ------------------------------------------------ */
+typedef struct pend_ctx {
+    agw3d_conn_t  *c;
+    shm3d_cmd_sh_t rec[64];
+    int            n;
+} pend_ctx_t;
+
+static void pend_record(void *ctx, const shm3d_cmd_sh_t *rec)
 {
+    pend_ctx_t *p = ctx;
+    if (p->n < (int)(sizeof p->rec / sizeof p->rec[0]))
+        p->rec[p->n++] = *rec;
+}
+
+static void pend_error(void *ctx, const char *text)
+{
+    pend_ctx_t *p = ctx;
+    agw3d_conn_send(p->c, text, strlen(text));
+}
+
+static void pend_syn(void *ctx)
+{
+    (void)ctx; /* no robot, nothing to be done with */
+}
+
+static int free_slot(agw3d_t *g)
+{
+    for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
+        if (!g->conn[i].used && atomic_load(&g->r->agent[i].state) == SHM3D_AGENT_FREE)
+            return i;
+    }
+    return -1;
+}
+
+static void refuse_full(agw3d_t *g, agw3d_conn_t *c)
+{
+    static const char full[] = "(error server_full)";
+    log_warn("agent refused: every slot is taken");
+    /* written straight to the socket before the close (best effort) */
+    int fd = (int)bufferevent_getfd(c->bev);
+    uint8_t hdr[FRAME_HDR];
+    frame_put_len(hdr, sizeof full - 1);
+    if (write(fd, hdr, FRAME_HDR) != FRAME_HDR || write(fd, full, sizeof full - 1) < 0)
+        log_debug("server_full reply not sent: %s", strerror(errno));
+    agw3d_conn_close(g, c);
+}
+
+/* The pending connection c takes slot: it moves into g->conn[slot]. */
+static agw3d_conn_t *take_slot(agw3d_t *g, agw3d_conn_t *c, int slot)
+{
+    agw3d_conn_t *n = &g->conn[slot];
+    shm3d_agent_sh_t *a = &g->r->agent[slot];
+    *n = *c;
+    memset(c, 0, sizeof *c);
+    c->slot = -1;
+    n->slot = slot;
+    n->generation = atomic_load(&a->generation) + 1;
+    a->kind = n->kind;
+    a->pid = (int32_t)n->pid;
+    memset(a->addr, 0, sizeof a->addr);
+    a->family = 0;
+    a->port = 0;
+    if (n->peer.ss_family)
+        net_addr_pack(&n->peer, a->addr, &a->family, &a->port);
+    atomic_store(&a->done_step, 0);
+    a->last_recv_ns = shm_now_ns();
+    atomic_store_explicit(&a->generation, n->generation, memory_order_release);
+    atomic_store_explicit(&a->state, SHM3D_AGENT_ACTIVE, memory_order_release);
+    bufferevent_setcb(n->bev, NULL, NULL, NULL, NULL); /* set again by the caller */
+    log_debug("agent slot %d: %s connection (generation %u)", slot,
+              n->kind == SHM3D_KIND_PIPE ? "pipe" : "TCP", (unsigned)n->generation);
+    return n;
+}
+
+static void push_record(agw3d_t *g, agw3d_conn_t *c, const shm3d_cmd_sh_t *rec);
+static void on_read(struct bufferevent *bev, void *arg);
+static void on_event(struct bufferevent *bev, short what, void *arg);
+
+/* the connection to go on with (moved into its slot), or NULL if it was closed */
+static agw3d_conn_t *pending_message(agw3d_t *g, agw3d_conn_t *c, const char *text, size_t len)
+{
+    pend_ctx_t p;
+    p.c = c;
+    p.n = 0;
+    agw3d_sink_t sink = { pend_record, pend_error, pend_syn, &p };
+    c->last_ns = shm_now_ns();
+    agw3d_cmd_parse(text, len, &sink);
+    int init = 0;
+    for (int i = 0; i < p.n && !init; i++)
+        init = p.rec[i].kind == SHM3D_CMD_INIT;
+    if (!init) {
+        for (int i = 0; i < p.n; i++) {
+            static const char *const name[] = { "", "create", "init", "beam", "drive", "kick" };
+            char e[64];
+            if (p.rec[i].kind == SHM3D_CMD_CREATE) {
+                c->created = 1;
+                continue;
+            }
+            snprintf(e, sizeof e, "(error %s init_first)",
+                     p.rec[i].kind < 6 ? name[p.rec[i].kind] : "unknown");
+            agw3d_conn_send(c, e, strlen(e));
+        }
+        return c;
+    }
+    int slot = free_slot(g);
+    if (slot < 0) {
+        refuse_full(g, c);
+        return NULL;
+    }
+    int created = c->created;
+    agw3d_conn_t *n = take_slot(g, c, slot);
+    bufferevent_setcb(n->bev, on_read, NULL, on_event, n);
+    g->r->agent[slot].last_recv_ns = shm_now_ns();
+    if (created) {
+        shm3d_cmd_sh_t cr;
+        memset(&cr, 0, sizeof cr);
+        cr.kind = SHM3D_CMD_CREATE;
+        push_record(g, n, &cr);
+    }
+    for (int i = 0; i < p.n; i++)
+        push_record(g, n, &p.rec[i]);
+    return n;
+}
+
+static void push_record(agw3d_t *g, agw3d_conn_t *c, const shm3d_cmd_sh_t *rec)
+{
+    msg_ctx_t m = { g, c };
+    on_record(&m, rec);
+}
+
+/* the connection to go on with, or NULL if it was closed */
+static agw3d_conn_t *conn_message(agw3d_t *g, agw3d_conn_t *c, const char *text, size_t len)
+{
+    if (c->slot < 0)
+        return pending_message(g, c, text, len);
     msg_ctx_t m = { g, c };
     agw3d_sink_t sink = { on_record, on_error, on_syn, &m };
     g->r->agent[c->slot].last_recv_ns = shm_now_ns();
     agw3d_cmd_parse(text, len, &sink);
+    return c->used ? c : NULL;
 }
 
 static void on_read(struct bufferevent *bev, void *arg)
@@ -100,8 +241,8 @@ static void on_read(struct bufferevent *bev, void *arg)
         evbuffer_drain(in, FRAME_HDR);
         evbuffer_remove(in, g->msg, n);
         g->msg[n] = '\0';
-        conn_message(g, c, g->msg, n);
-        if (!c->used)
+        c = conn_message(g, c, g->msg, n);
+        if (!c)
             return;
     }
 }
@@ -116,70 +257,98 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
     }
 }
 
-/* ---- slots --------------------------------------------------------------------------- */
-static int free_slot(agw3d_t *g)
+/* ---- connections ---------------------------------------------------------------- */
+int agw3d_conn_setup(agw3d_t *g)
 {
-    for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
-        if (!g->conn[i].used && atomic_load(&g->r->agent[i].state) == SHM3D_AGENT_FREE)
-            return i;
+    g->npend = conf3d_int(&g->conf, P3_pending_max) + AGW3D_LIST_MAX;
+    g->pend = calloc((size_t)g->npend, sizeof *g->pend);
+    return g->pend ? 0 : -1;
+}
+
+/* a free pending entry; for TCP at most pending_max in use (then the one silent the
+ * longest is closed) */
+static agw3d_conn_t *pending_entry(agw3d_t *g, int kind)
+{
+    int max = conf3d_int(&g->conf, P3_pending_max), tcp = 0;
+    agw3d_conn_t *free_e = NULL, *oldest = NULL;
+    for (int i = 0; i < g->npend; i++) {
+        agw3d_conn_t *c = &g->pend[i];
+        if (!c->used) {
+            if (!free_e)
+                free_e = c;
+            continue;
+        }
+        if (c->kind != SHM3D_KIND_TCP)
+            continue;
+        tcp++;
+        if (!oldest || c->last_ns < oldest->last_ns)
+            oldest = c;
     }
-    return -1;
+    if (kind == SHM3D_KIND_TCP && tcp >= max && oldest) {
+        log_debug("agent connection silent for %.1f s closed for a new one",
+                  (double)(shm_now_ns() - oldest->last_ns) / 1e9);
+        agw3d_conn_close(g, oldest);
+        if (!free_e)
+            free_e = oldest;
+    }
+    return free_e;
 }
 
 int agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockaddr *peer)
 {
-    int slot = free_slot(g);
-    if (slot < 0) {
-        static const char full[] = "(error server_full)";
-        uint8_t hdr[FRAME_HDR];
-        frame_put_len(hdr, sizeof full - 1);
-        if (write(fd, hdr, FRAME_HDR) == FRAME_HDR && write(fd, full, sizeof full - 1) < 0)
-            log_debug("server_full reply not sent: %s", strerror(errno));
+    agw3d_conn_t *c = pending_entry(g, kind);
+    if (!c) {
         close(fd);
         return -1;
     }
     evutil_make_socket_nonblocking(fd);
-    agw3d_conn_t *c = &g->conn[slot];
     memset(c, 0, sizeof *c);
     c->bev = bufferevent_socket_new(g->base, fd, BEV_OPT_CLOSE_ON_FREE);
     if (!c->bev) {
         close(fd);
         return -1;
     }
-    shm3d_agent_sh_t *a = &g->r->agent[slot];
     c->g = g;
     c->used = 1;
-    c->slot = slot;
+    c->slot = -1;
     c->kind = kind;
     c->pid = pid;
-    c->generation = atomic_load(&a->generation) + 1;
-    a->kind = kind;
-    a->pid = (int32_t)pid;
-    memset(a->addr, 0, sizeof a->addr);
-    a->family = 0;
-    a->port = 0;
-    if (peer) {
-        struct sockaddr_storage ss;
-        memset(&ss, 0, sizeof ss);
-        memcpy(&ss, peer, peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                      : sizeof(struct sockaddr_in));
-        net_addr_pack(&ss, a->addr, &a->family, &a->port);
-    }
-    atomic_store(&a->done_step, 0);
-    a->last_recv_ns = shm_now_ns();
-    atomic_store_explicit(&a->generation, c->generation, memory_order_release);
-    atomic_store_explicit(&a->state, SHM3D_AGENT_ACTIVE, memory_order_release);
+    c->last_ns = shm_now_ns();
+    memset(&c->peer, 0, sizeof c->peer);
+    if (peer)
+        memcpy(&c->peer, peer, peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                           : sizeof(struct sockaddr_in));
     bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
     bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-    log_debug("agent slot %d: %s connection (generation %u)", slot,
-              kind == SHM3D_KIND_PIPE ? "pipe" : "TCP", (unsigned)c->generation);
     return 0;
+}
+
+int agw3d_conn_sweep(agw3d_t *g)
+{
+    uint64_t now = shm_now_ns(), limit = (uint64_t)conf3d_int(&g->conf, P3_init_timeout_ms) * 1000000u;
+    int n = 0;
+    for (int i = 0; i < g->npend; i++) {
+        agw3d_conn_t *c = &g->pend[i];
+        if (c->used && c->kind == SHM3D_KIND_TCP && now - c->last_ns > limit) {
+            agw3d_conn_close(g, c);
+            n++;
+        }
+    }
+    if (n)
+        log_debug("%d agent connections closed: silent before their (init)", n);
+    return n;
 }
 
 void agw3d_conn_close(agw3d_t *g, agw3d_conn_t *c)
 {
     if (!c->used)
         return;
+    if (c->slot < 0) {
+        bufferevent_free(c->bev);
+        c->bev = NULL;
+        c->used = 0;
+        return;
+    }
     shm3d_agent_sh_t *a = &g->r->agent[c->slot];
     shm3d_cmd_sh_t bye;
     memset(&bye, 0, sizeof bye);

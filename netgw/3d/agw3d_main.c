@@ -56,6 +56,7 @@ static int on_beat(void *arg)
 {
     agw3d_t *g = arg;
     agw3d_spawn_reap(g);
+    agw3d_conn_sweep(g);
     return shm3d_sim_alive(g->r);
 }
 
@@ -73,7 +74,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
     (void)salen;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     if (agw3d_conn_open(g, fd, SHM3D_KIND_TCP, 0, sa) < 0)
-        log_warn("agent refused: every slot is taken");
+        log_warn("agent connection refused");
 }
 
 /* ---- setup and teardown ----------------------------------------------------------- */
@@ -103,6 +104,9 @@ static void teardown(agw3d_t *g)
 {
     for (int i = 0; i < SHM3D_MAX_AGENTS; i++)
         agw3d_conn_close(g, &g->conn[i]);
+    for (int i = 0; i < g->npend; i++)
+        agw3d_conn_close(g, &g->pend[i]);
+    free(g->pend);
     agw3d_spawn_stop(g);
     shm_gwloop_stop(&g->loop);
     if (g->base)
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
     g->last_step = atomic_load(&g->r->hdr.published);
     g->ev_cursor = shm3d_event_head(g->r);
     rc = 1;
-    if (g->base && start(g) == 0) {
+    if (g->base && agw3d_conn_setup(g) == 0 && start(g) == 0) {
         agw3d_conn_takeover(g);
         agw3d_spawn_list(g);
         event_base_dispatch(g->base);

@@ -2,7 +2,8 @@
  * 2.3.6-2.3.8), as one message: (GameState (time T) (playmode NAME)) (AgentState
  * (battery B) (temp C)) (Vision (Flag (id 1_l) (pol D A L)) ... (Ball (pol D A L))
  * (Player (team NAME) (id N) (pol D A L)) ...). The first GameState of a robot also
- * carries its unum, its side and the game variables (FieldLength ... RuleHalfTime).
+ * carries its unum, its side and the game variables (FieldLength ... RuleHalfTime),
+ * before the time and the play mode.
  * Numbers as the 2D protocols print them (6 significant digits). Pure. */
 #include <string.h>
 #include "agw3d.h"
@@ -15,19 +16,19 @@ static void game_state(strbuf_t *o, const shm3d_snapshot_sh_t *s, int slot, int 
                        const conf3d_t *c)
 {
     const shm3d_robot_sh_t *r = &s->robot[slot];
-    strbuf_printf(o, "(GameState (time");
-    strbuf_real(o, s->game_time);
-    strbuf_printf(o, ") (playmode %s)", playmode3d_name(s->play_mode));
-    if (first) {
-        strbuf_printf(o, " (unum %d) (team %s)", r->unum, r->side ? "right" : "left");
+    strbuf_printf(o, "(GameState ");
+    if (first) { /* the robot and the game variables first, then time and play mode */
+        strbuf_printf(o, "(unum %d) (team %s) ", r->unum, r->side ? "right" : "left");
         for (int i = 0; i < conf3d_n_game_vars; i++) {
             conf3d_id_t id = conf3d_game_vars[i];
-            strbuf_printf(o, " (%s", conf3d_defs[id].name);
+            strbuf_printf(o, "(%s", conf3d_defs[id].name);
             strbuf_real(o, conf3d_real(c, id));
-            strbuf_printf(o, ")");
+            strbuf_printf(o, ") ");
         }
     }
-    strbuf_printf(o, ")");
+    strbuf_printf(o, "(time");
+    strbuf_real(o, s->game_time);
+    strbuf_printf(o, ") (playmode %s))", playmode3d_name(s->play_mode));
 }
 
 static void pol(strbuf_t *o, const shm3d_seen_sh_t *e)

@@ -155,7 +155,7 @@ static pid_t spawn_one(agw3d_t *g, agw3d_cmdline_t *cl, const char *dir)
     }
     close(sv[1]);
     if (agw3d_conn_open(g, sv[0], SHM3D_KIND_PIPE, pid, NULL) < 0)
-        log_warn("agent %s (pid %d): no free slot", cl->argv[0], (int)pid);
+        log_warn("agent %s (pid %d): no connection", cl->argv[0], (int)pid);
     return pid;
 }
 

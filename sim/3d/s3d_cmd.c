@@ -54,12 +54,36 @@ void s3d_cmd_apply(s3d_world_t *w, int slot, const shm3d_cmd_sh_t *c)
     }
 }
 
+/* "(error ...)" for the monitor that sent c, before the ack of a getAck after it */
+static void ctrl_error(s3d_world_t *w, const shm3d_cmd_sh_t *c, const char *text)
+{
+    shm3d_event_sh_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = SHM3D_EV_MONITOR_ERROR;
+    ev.slot = -1;
+    ev.generation = c->generation;
+    ev.time = w->game_time;
+    size_t n = strlen(text);
+    ev.len = (int32_t)(n < SHM3D_EVENT_TEXT_LEN ? n : SHM3D_EVENT_TEXT_LEN);
+    memcpy(ev.text, text, (size_t)ev.len);
+    s3d_world_emit(w, &ev);
+}
+
 static void ctrl_agent(s3d_world_t *w, const shm3d_cmd_sh_t *c)
 {
     int i = s3d_find_robot(w, c->i ? 1 : 0, c->j);
-    if (i == S3D_NO_ROBOT)
+    if (i == S3D_NO_ROBOT) {
+        ctrl_error(w, c, "(error agent no_such_robot)");
         return;
+    }
     s3d_body_t *b = &w->robot[i].b;
+    if (c->flags & (SHM3D_CMDF_BATTERY | SHM3D_CMDF_TEMP)) {
+        if (c->flags & SHM3D_CMDF_BATTERY)
+            w->robot[i].battery = c->d[0] < 0.0 ? 0.0 : c->d[0] > 100.0 ? 100.0 : c->d[0];
+        if (c->flags & SHM3D_CMDF_TEMP)
+            w->robot[i].temp = c->d[1];
+        return;
+    }
     if (c->flags & SHM3D_CMDF_POS) {
         b->p = vec3(c->d[0], c->d[1], c->d[2]);
         if (b->p.z < b->r)
@@ -89,7 +113,8 @@ void s3d_cmd_control(s3d_world_t *w, const shm3d_cmd_sh_t *c)
     shm3d_event_sh_t ev;
     switch (c->kind) {
     case SHM3D_CMD_KICKOFF:
-        s3d_ref_kickoff(w);
+        if (s3d_ref_kickoff(w) < 0)
+            ctrl_error(w, c, "(error kickOff not_before_kick_off)");
         break;
     case SHM3D_CMD_PLAYMODE:
         s3d_ref_set_mode(w, c->i);

@@ -129,12 +129,23 @@ void s3d_eff_beam(s3d_world_t *w, int slot, vec3_t t)
         s3d_world_error(w, slot, "beam", "not_before_kick_off");
         return;
     }
-    /* z is forced to the ground (docs/protocol/3d.md §2.3); the robot stays in its own half and on
-     * the field */
-    double hx = pr->field_len / 2, hy = pr->field_wid / 2;
-    t.x = t.x > 0.0 ? 0.0 : t.x < -hx ? -hx : t.x;
+    if (isnan(t.x) || isnan(t.y)) {
+        s3d_world_error(w, slot, "beam", "bad_arguments");
+        return;
+    }
+    /* z is forced to the ground (docs/protocol/3d.md §2.3); the whole robot stays in its
+     * own half and on the field (its centre a radius inside the lines), and off the
+     * ball (on the centre spot before kick-off): a beam onto it would make the robot the
+     * last to touch; it goes back (-x) until it is clear */
+    double ra = pr->agent_r, hx = pr->field_len / 2 - ra, hy = pr->field_wid / 2 - ra;
+    t.x = t.x > -ra ? -ra : t.x < -hx ? -hx : t.x;
     t.y = t.y > hy ? hy : t.y < -hy ? -hy : t.y;
-    t.z = pr->agent_r;
+    double clear = ra + pr->ball_r + S3D_BEAM_BALL_GAP;
+    vec3_t b = s3d_to_team(r->side, w->ball.p);
+    double dx = t.x - b.x, dy = t.y - b.y;
+    if (dx * dx + dy * dy < clear * clear)
+        t.x = b.x - sqrt(clear * clear - dy * dy);
+    t.z = ra;
     r->b.p = s3d_from_team(r->side, t);
     r->b.v = vec3(0, 0, 0);
     r->b.w = vec3(0, 0, 0);

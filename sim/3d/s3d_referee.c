@@ -41,10 +41,10 @@ static void enter_before_kick_off(s3d_world_t *w, int next_side)
     s3d_ref_set_mode(w, PM3D_BEFORE_KICK_OFF);
 }
 
-void s3d_ref_kickoff(s3d_world_t *w)
+int s3d_ref_kickoff(s3d_world_t *w)
 {
     if (w->play_mode != PM3D_BEFORE_KICK_OFF)
-        return;
+        return -1;
     int side = w->kickoff_side;
     if (side < 0) /* the manual's coin */
         side = rng_unit(&w->rng_ref) < 0.5 ? 0 : 1;
@@ -52,6 +52,7 @@ void s3d_ref_kickoff(s3d_world_t *w)
         w->first_kickoff = side;
     s3d_ball_place(w, vec3(0, 0, w->pr.ball_r), vec3(0, 0, 0));
     s3d_ref_set_mode(w, playmode3d_for(PM3D_KICK_OFF_LEFT, side));
+    return 0;
 }
 
 int s3d_ref_may_kick(const s3d_world_t *w, int side)

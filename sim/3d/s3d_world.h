@@ -18,6 +18,7 @@
 #define S3D_MAX_SHAPES    24
 #define S3D_CONTACT_EPS   0.005    /* m: a sphere this close to the ground touches it */
 #define S3D_NO_ROBOT      (-1)
+#define S3D_BEAM_BALL_GAP 0.01     /* m: a beamed robot stays this far from the ball */
 
 /* the parameters the step uses, resolved once from conf3d_t */
 typedef struct s3d_params {
@@ -205,7 +206,7 @@ vec3_t s3d_percept_calib(const s3d_params_t *pr, rng_t *rng);
 /* ---- s3d_referee.c ---- */
 void   s3d_ref_step(s3d_world_t *w);
 /* (kickOff): the kick-off of the side due (a coin toss for the first). */
-void   s3d_ref_kickoff(s3d_world_t *w);
+int    s3d_ref_kickoff(s3d_world_t *w);   /* 0, or -1 outside BeforeKickOff */
 void   s3d_ref_set_mode(s3d_world_t *w, int pm);
 /* (dropBall): play on, every robot at least FreeKickDistance from the ball. */
 void   s3d_ref_drop_ball(s3d_world_t *w);

@@ -82,11 +82,32 @@ Test(effectors, beam_before_kick_off_only, .timeout = 30)
     cr_expect_float_eq(w.robot[b].b.p.x, 6.6, 1e-12, "the right team's frame is turned");
     cr_expect_float_eq(w.robot[b].b.p.y, -2.0, 1e-12);
     s3d_eff_beam(&w, a, vec3(20, 50, 0));
-    cr_expect_float_eq(w.robot[a].b.p.x, 0.0, 1e-12, "kept in its own half");
-    cr_expect_float_eq(w.robot[a].b.p.y, 34.0, 1e-12, "and on the field");
+    cr_expect_float_eq(w.robot[a].b.p.x, -0.22, 1e-12, "the whole robot in its own half");
+    cr_expect_float_eq(w.robot[a].b.p.y, 33.78, 1e-12, "and on the field");
+    s3d_eff_beam(&w, a, vec3(1e308, 1e308, 0));
+    cr_expect_float_eq(w.robot[a].b.p.x, -0.22, 1e-12);
+    cr_expect_float_eq(w.robot[a].b.p.y, 33.78, 1e-12, "its centre a radius inside the side line");
+    s3d_eff_beam(&w, a, vec3(-1e308, -INFINITY, 0));
+    cr_expect_float_eq(w.robot[a].b.p.x, -51.78, 1e-12, "a radius inside the goal line");
+    cr_expect_float_eq(w.robot[a].b.p.y, -33.78, 1e-12);
+    s3d_eff_beam(&w, a, vec3(NAN, 0, 0));
+    cr_expect_str_eq(t3d_last_error(), "(error beam bad_arguments)");
+    cr_expect_float_eq(w.robot[a].b.p.x, -51.78, 1e-12, "not moved");
+    /* onto the ball on the centre spot: put back until clear of it, and it does not
+     * count as touching it */
+    s3d_eff_beam(&w, a, vec3(20, 0, 0));
+    cr_expect_float_eq(w.robot[a].b.p.x, -(0.22 + 0.111 + S3D_BEAM_BALL_GAP), 1e-12);
+    cr_expect_float_eq(w.robot[a].b.p.y, 0.0, 1e-12);
+    s3d_eff_beam(&w, b, vec3(0, 0.1, 0));
+    double gap = hypot(w.robot[b].b.p.x - w.ball.p.x, w.robot[b].b.p.y - w.ball.p.y) - 0.22 - 0.111;
+    cr_expect_float_eq(gap, S3D_BEAM_BALL_GAP, 1e-9, "the right robot clear of the ball too");
+    cr_expect_gt(w.robot[b].b.p.x, 0.0);
+    t3d_steps(&w, 50);
+    cr_expect_eq(w.last_touch, S3D_NO_ROBOT, "no robot touched the ball");
     s3d_ref_set_mode(&w, PM3D_PLAY_ON);
+    double x0 = w.robot[a].b.p.x;
     s3d_eff_beam(&w, a, vec3(-10, 0, 0));
-    cr_expect_float_eq(w.robot[a].b.p.x, 0.0, 1e-12, "not moved in play on");
+    cr_expect_float_eq(w.robot[a].b.p.x, x0, 1e-12, "not moved in play on");
     cr_expect_str_eq(t3d_last_error(), "(error beam not_before_kick_off)");
     w.conn[5].active = 1;
     s3d_eff_drive(&w, 5, vec3(1, 0, 0));

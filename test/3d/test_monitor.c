@@ -118,6 +118,18 @@ Test(monitor, commands_of_the_seed, .timeout = 30)
     cr_expect(memcmp(recs[1].text, "kicked_off", 10) == 0);
     cr_expect_eq(cmd("(agent (team Right)(unum 11)(vel 1 0 0))"), 1, "velocity alone");
     cr_expect(recs[0].i == 1 && recs[0].j == 11 && recs[0].flags == SHM3D_CMDF_VEL);
+    /* the 2004 trainer's fields: a second record for them (pos and vel fill d[]) */
+    cr_expect_eq(cmd("(agent (team L)(unum 3)(pos 1 2 0.22)(battery 42.5)(temperature 30))"), 1);
+    cr_assert_eq(nrec, 2);
+    cr_expect(recs[0].flags == SHM3D_CMDF_POS && recs[0].d[0] == 1 && recs[0].j == 3);
+    cr_expect(recs[1].kind == SHM3D_CMD_AGENT && recs[1].i == 0 && recs[1].j == 3);
+    cr_expect_eq(recs[1].flags, SHM3D_CMDF_BATTERY | SHM3D_CMDF_TEMP);
+    cr_expect(recs[1].d[0] == 42.5 && recs[1].d[1] == 30);
+    cr_expect_eq(cmd("(agent (team R)(unum 2)(battery 7))"), 1, "battery alone");
+    cr_assert_eq(nrec, 1);
+    cr_expect(recs[0].flags == SHM3D_CMDF_BATTERY && recs[0].d[0] == 7 && recs[0].i == 1);
+    cr_expect_eq(cmd("(agent (team R)(unum 2)(battery full))"), 0);
+    cr_expect_str_eq(errs[0], "(error agent bad_arguments)");
 }
 
 Test(monitor, bad_commands, .timeout = 30)

@@ -120,19 +120,21 @@ Test(percept, message_format, .timeout = 30)
     char buf[AGW3D_PERCEPT_LEN];
     int n = agw3d_percept(&snap, a, 1, &t3d_conf, buf, sizeof buf);
     cr_assert_gt(n, 0);
-    cr_expect(strncmp(buf, "(GameState (time 0) (playmode BeforeKickOff) (unum 7) (team left) "
+    cr_expect(strncmp(buf, "(GameState (unum 7) (team left) "
                            "(FieldLength 104) (FieldWidth 68) (FieldHeight 40) (GoalWidth 7.32) "
                            "(GoalDepth 2) (GoalHeight 0.5) (BorderSize 10) (FreeKickDistance 9.15) "
                            "(WaitBeforeKickOff 2) (AgentMass 75) (AgentRadius 0.22) "
                            "(AgentMaxSpeed 10) (BallRadius 0.111) (BallMass 0.425878) "
-                           "(RuleGoalPauseTime 3) (RuleKickInPauseTime 1) (RuleHalfTime 300)) "
+                           "(RuleGoalPauseTime 3) (RuleKickInPauseTime 1) (RuleHalfTime 300) "
+                           "(time 0) (playmode BeforeKickOff)) "
                            "(AgentState (battery 99.5) (temp 23.25)) (Vision (Flag (id 1_l) (pol ",
-                      strlen("(GameState (time 0) (playmode BeforeKickOff) (unum 7) (team left) "
+                      strlen("(GameState (unum 7) (team left) "
                              "(FieldLength 104) (FieldWidth 68) (FieldHeight 40) (GoalWidth 7.32) "
                              "(GoalDepth 2) (GoalHeight 0.5) (BorderSize 10) (FreeKickDistance 9.15) "
                              "(WaitBeforeKickOff 2) (AgentMass 75) (AgentRadius 0.22) "
                              "(AgentMaxSpeed 10) (BallRadius 0.111) (BallMass 0.425878) "
-                             "(RuleGoalPauseTime 3) (RuleKickInPauseTime 1) (RuleHalfTime 300)) "
+                             "(RuleGoalPauseTime 3) (RuleKickInPauseTime 1) (RuleHalfTime 300) "
+                             "(time 0) (playmode BeforeKickOff)) "
                              "(AgentState (battery 99.5) (temp 23.25)) (Vision (Flag (id 1_l) (pol ")) == 0,
               "%s", buf);
     /* the ball 10 m ahead (0.109 m lower: -0.6245 deg), the other robot at 45 deg to the

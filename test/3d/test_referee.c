@@ -2,6 +2,7 @@
  * after WaitBeforeKickOff, the kick-off taken, FreeKickDistance, the ball out (kick-in,
  * corner, goal kick after RuleKickInPauseTime), goals and the pause after them,
  * offside, half time, the end of the game, the dropped ball, who may kick. */
+#include "s3d.h"
 #include "test3d_util.h"
 
 static s3d_world_t w;
@@ -205,4 +206,47 @@ Test(referee, drop_ball, .timeout = 30)
     cr_expect(s3d_ref_may_kick(&w, 0) && s3d_ref_may_kick(&w, 1));
     s3d_ref_set_mode(&w, PM3D_GOAL_LEFT);
     cr_expect(!s3d_ref_may_kick(&w, 0) && !s3d_ref_may_kick(&w, 1));
+}
+
+/* a trainer's (kickOff) outside BeforeKickOff is answered (an event for that monitor,
+ * before the ack of a getAck after it); (agent ...) for a robot that is not there too;
+ * the 2004 trainer's battery and temperature are set */
+Test(referee, trainer_kickoff_error_and_energy, .timeout = 30)
+{
+    t3d_world(&w, "soccer::WaitBeforeKickOff=-1", 1);
+    two_teams();
+    shm3d_cmd_sh_t c;
+    memset(&c, 0, sizeof c);
+    c.kind = SHM3D_CMD_KICKOFF;
+    c.generation = 0x30007;
+    s3d_cmd_control(&w, &c);
+    cr_expect_neq(w.play_mode, PM3D_BEFORE_KICK_OFF, "kicked off");
+    cr_expect_eq(t3d_nevents, 0, "no error");
+    s3d_cmd_control(&w, &c);
+    cr_assert_eq(t3d_nevents, 1, "a second kickOff is answered");
+    cr_expect_eq(t3d_events[0].kind, SHM3D_EV_MONITOR_ERROR);
+    cr_expect_eq(t3d_events[0].generation, 0x30007u);
+    cr_expect(t3d_events[0].len == (int)strlen("(error kickOff not_before_kick_off)")
+              && memcmp(t3d_events[0].text, "(error kickOff not_before_kick_off)",
+                        (size_t)t3d_events[0].len) == 0);
+    memset(&c, 0, sizeof c);
+    c.kind = SHM3D_CMD_AGENT;
+    c.i = 1;
+    c.j = 1;
+    c.flags = SHM3D_CMDF_BATTERY | SHM3D_CMDF_TEMP;
+    c.d[0] = 150;
+    c.d[1] = 41.5;
+    double x0 = w.robot[1].b.p.x;
+    s3d_cmd_control(&w, &c);
+    cr_expect_float_eq(w.robot[1].battery, 100.0, 1e-12, "kept within 0..100");
+    cr_expect_float_eq(w.robot[1].temp, 41.5, 1e-12);
+    cr_expect_float_eq(w.robot[1].b.p.x, x0, 1e-12, "not moved");
+    c.d[0] = 12.5;
+    c.flags = SHM3D_CMDF_BATTERY;
+    s3d_cmd_control(&w, &c);
+    cr_expect_float_eq(w.robot[1].battery, 12.5, 1e-12);
+    c.j = 9;
+    s3d_cmd_control(&w, &c);
+    cr_assert_eq(t3d_nevents, 2);
+    cr_expect(memcmp(t3d_events[1].text, "(error agent no_such_robot)", 27) == 0);
 }

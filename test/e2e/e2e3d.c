@@ -233,6 +233,16 @@ int e2e3d_send(int fd, const char *text)
     return frame_write(fd, text, strlen(text));
 }
 
+int e2e3d_monitor(int port)
+{
+    int fd = e2e3d_connect(port);
+    if (fd >= 0 && frame_write(fd, "", 0) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int e2e3d_recv(int fd, frame_reader_t *r, int ms, const char **msg)
 {
     size_t n;

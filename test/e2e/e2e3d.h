@@ -40,6 +40,9 @@ int  e2e3d_wait_file(const e2e3d_server_t *s, const char *rel, const char *text,
 /* TCP connection to 127.0.0.1:port, -1 on failure. */
 int  e2e3d_connect(int port);
 int  e2e3d_send(int fd, const char *text);
+/* A length-prefixed monitor on port: connects and sends an empty message (four zero
+ * bytes), the first bytes that tell the server its form. -1 on failure. */
+int  e2e3d_monitor(int port);
 /* Next message within ms: 1, 0 timeout, <0 closed. The reader buffer is the caller's. */
 int  e2e3d_recv(int fd, frame_reader_t *r, int ms, const char **msg);
 /* Messages until one starts with prefix (others skipped) or ms pass: 1, 0, <0. */

@@ -10,7 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "e2e.h"
+#include "e2e_runner.h"
+#include "e2e_safety.h"
 
 static int shm_exists(const char *name)
 {
@@ -173,4 +177,70 @@ Test(server, standalone_gateways, .timeout = 30)
     /* stop: the sim removes the region, the gateways notice and leave by themselves */
     cr_expect_eq(e2e_server_stop(&s), 0);
     cr_expect(!shm_exists(s.shm_name));
+}
+
+/* the systemd layout with server::netgw_processes=2 and only one netgw started (a unit
+ * that did not come up): the sim names the missing gateway once server::gateway_timeout_ms
+ * has passed, and /status shows it "missing" next to the ones "up" */
+Test(server, missing_gateway_is_reported, .timeout = 60)
+{
+    e2e_server_t s;
+    cr_assert_eq(e2e_server_start(&s, NULL), 0); /* free ports and a private name */
+    e2e_server_t copy = s;
+    cr_assert_eq(e2e_server_stop(&s), 0);
+    const char *extra[] = { "server::spawn_gateways=false", "server::netgw_processes=2",
+                            "server::gateway_timeout_ms=600", "server::http_port=-1", NULL };
+    char log[300], glog[300], mlog[300];
+    snprintf(log, sizeof log, "/tmp/rcss-e2e-000-%d.log", (int)getpid());
+    snprintf(glog, sizeof glog, "/tmp/rcss-e2e-000-%d-gw.log", (int)getpid());
+    snprintf(mlog, sizeof mlog, "/tmp/rcss-e2e-000-%d-mgw.log", (int)getpid());
+    pid_t sim = es_spawn(es_server_args(&copy, extra), "/tmp", log);
+    cr_assert_eq(es_wait_region(copy.shm_name, sim, 6000), 0, "no region");
+    const char *ngw[] = { es_bin("rcss-netgw", 0), "--shm", copy.shm_name, "--index", "0", NULL };
+    const char *mgw[] = { es_bin("rcss-monitorgw", 1), "--shm", copy.shm_name, NULL };
+    pid_t g0 = es_spawn(ngw, "/tmp", glog), m = es_spawn(mgw, "/tmp", mlog);
+    int http = 0;
+    for (int i = 0; i < 300 && http <= 0; i++) {
+        http = e2e_runner_http_port(copy.shm_name);
+        usleep(10000);
+    }
+    cr_assert_gt(http, 0, "monitorgw has no HTTP port");
+    static char text[65536];
+    int said = 0;
+    for (int i = 0; i < 300 && !said; i++) { /* 3 s: the timeout is 0.6 s */
+        usleep(10000);
+        FILE *f = fopen(log, "r");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        text[n] = '\0';
+        if (f)
+            fclose(f);
+        said = strstr(text, "rcss-netgw 1 of 2 (server::netgw_processes) has not attached")
+               != NULL;
+    }
+    cr_expect(said, "the sim did not name the missing netgw: %s", text);
+    cr_expect(strstr(text, "rcss-netgw 0 of 2") == NULL, "netgw 0 is there: %s", text);
+    static char body[65536];
+    cr_assert_eq(e2e_http_get(http, "/status", body, sizeof body), 200);
+    json_error_t err;
+    json_t *st = json_loads(body, 0, &err);
+    cr_assert_not_null(st, "%s", err.text);
+    json_t *gws = json_object_get(st, "gateways");
+    cr_assert(json_is_array(gws));
+    const char *want[][2] = { { "netgw0", "up" }, { "netgw1", "missing" }, { "monitorgw", "up" },
+                              { "recorder", "off" } };
+    cr_assert_eq(json_array_size(gws), 4u);
+    for (size_t i = 0; i < 4; i++) {
+        json_t *g = json_array_get(gws, i);
+        cr_expect_str_eq(json_string_value(json_object_get(g, "name")), want[i][0]);
+        cr_expect_str_eq(json_string_value(json_object_get(g, "state")), want[i][1],
+                         "%s", want[i][0]);
+    }
+    json_decref(st);
+    kill(sim, SIGTERM);
+    cr_expect_eq(es_wait(sim, 5000), 0, "the sim stopped cleanly");
+    cr_expect_geq(es_wait(g0, 5000), 0, "netgw left");
+    cr_expect_geq(es_wait(m, 5000), 0, "monitorgw left");
+    unlink(log);
+    unlink(glog);
+    unlink(mlog);
 }

@@ -35,9 +35,10 @@ Test(agents3d, create_init_perceive_beam_errors, .timeout = 40)
     e2e3d_send(fd, "(create)");
     e2e3d_send(fd, "(init (unum 7) (teamname RoboLog))");
     cr_assert_eq(e2e3d_recv_prefix(fd, &r, "(GameState ", 3000, &m), 1);
-    static const char first[] = "(GameState (time 0) (playmode BeforeKickOff) (unum 7) "
-                                "(team left) (FieldLength 104)";
+    static const char first[] = "(GameState (unum 7) (team left) (FieldLength 104)";
     cr_expect(strncmp(m, first, sizeof first - 1) == 0, "%s", m);
+    cr_expect(strstr(m, " (RuleHalfTime 300) (time 0) (playmode BeforeKickOff)) (AgentState")
+              != NULL, "%s", m);
     cr_expect(strstr(m, "(AgentState (battery 100) (temp 23))") != NULL, "%s", m);
     cr_expect(strstr(m, "(Vision (Flag (id 1_l) (pol ") != NULL);
     cr_expect(strstr(m, "(Goal (id 2_r) (pol ") != NULL);
@@ -85,8 +86,8 @@ Test(agents3d, create_init_perceive_beam_errors, .timeout = 40)
     e2e3d_cleanup(&s);
 }
 
-/* 22 connections fill the agent table; the 23rd is told and closed; a robot whose
- * connection closed leaves the field (monitors see one robot fewer) */
+/* 22 agents fill the agent table; the 23rd is told at its (init) and closed; a robot
+ * whose connection closed leaves the field (monitors see one robot fewer) */
 Test(agents3d, full_server_and_leaving, .timeout = 40)
 {
     e2e3d_server_t s;
@@ -101,17 +102,22 @@ Test(agents3d, full_server_and_leaving, .timeout = 40)
                  i < 11 ? "A" : "B");
         e2e3d_send(fd[i], init);
     }
-    fd[22] = e2e3d_connect(s.agent_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;
-    cr_expect_eq(e2e3d_recv(fd[22], &r, 3000, &m), 1);
-    cr_expect_str_eq(m, "(error server_full)");
-    cr_expect_lt(e2e3d_recv(fd[22], &r, 3000, &m), 0, "then closed");
-    close(fd[22]);
-    int mon = e2e3d_connect(s.monitor_port);
-    frame_reader_init(&r, rbuf, sizeof rbuf);
+    int mon = e2e3d_monitor(s.monitor_port);
     cr_assert_eq(e2e3d_recv_containing(mon, &r, "(P (s 1)(id 11)", 5000, &m), 1, "all 22 on the field");
+    fd[22] = e2e3d_connect(s.agent_port);
+    frame_reader_t r22;
+    static char rbuf22[4096];
+    frame_reader_init(&r22, rbuf22, sizeof rbuf22);
+    e2e3d_send(fd[22], "(create)");
+    cr_expect_eq(e2e3d_recv(fd[22], &r22, 500, &m), 0, "no slot is taken before the init");
+    e2e3d_send(fd[22], "(init (teamname A))");
+    cr_expect_eq(e2e3d_recv(fd[22], &r22, 3000, &m), 1);
+    cr_expect_str_eq(m, "(error server_full)");
+    cr_expect_lt(e2e3d_recv(fd[22], &r22, 3000, &m), 0, "then closed");
+    close(fd[22]);
     close(fd[5]); /* A 6 leaves */
     int gone = 0;
     for (int i = 0; i < 40 && !gone; i++) {
@@ -123,6 +129,68 @@ Test(agents3d, full_server_and_leaving, .timeout = 40)
         if (i != 5)
             close(fd[i]);
     close(mon);
+    cr_expect_eq(e2e3d_stop(&s), 0);
+    e2e3d_cleanup(&s);
+}
+
+/* 1,000 connections that never speak cannot keep 22 agents out: connections wait for
+ * their (init) without a slot, at most server::pending_max at once (a new one closes
+ * the one silent the longest), and one silent for server::init_timeout_ms is closed;
+ * effectors before the init are answered, the create is kept for it */
+Test(agents3d, silent_connections, .timeout = 90)
+{
+    e2e3d_server_t s;
+    const char *args[] = { "soccer::WaitBeforeKickOff=-1", "server::init_timeout_ms=1500",
+                           "server::pending_max=32", NULL };
+    cr_assert_eq(e2e3d_start(&s, args), 0);
+    frame_reader_t r;
+    frame_reader_init(&r, rbuf, sizeof rbuf);
+    const char *m;
+    /* the timeout: a silent connection, and one that only created, are closed */
+    int quiet = e2e3d_connect(s.agent_port), created = e2e3d_connect(s.agent_port);
+    cr_assert_geq(quiet, 0);
+    cr_assert_geq(created, 0);
+    e2e3d_send(created, "(create)");
+    e2e3d_send(created, "(beam 1 2 3)");
+    cr_expect_eq(e2e3d_recv(created, &r, 1000, &m), 1);
+    cr_expect_str_eq(m, "(error beam init_first)");
+    static char qbuf[4096];
+    frame_reader_t qr;
+    frame_reader_init(&qr, qbuf, sizeof qbuf);
+    cr_expect_eq(e2e3d_recv(quiet, &qr, 600, &m), 0, "still open after 0.6 s");
+    cr_expect_lt(e2e3d_recv(quiet, &qr, 3000, &m), 0, "closed after init_timeout_ms");
+    cr_expect_lt(e2e3d_recv(created, &r, 3000, &m), 0, "a create alone does not keep it");
+    close(quiet);
+    close(created);
+    /* the flood */
+    static int silent[1000];
+    int opened = 0;
+    for (int i = 0; i < 1000; i++) {
+        silent[i] = e2e3d_connect(s.agent_port);
+        opened += silent[i] >= 0;
+    }
+    cr_expect_eq(opened, 1000, "%d of the 1000 connected", opened);
+    int fd[22];
+    for (int i = 0; i < 22; i++) {
+        char init[96];
+        fd[i] = e2e3d_connect(s.agent_port);
+        cr_assert_geq(fd[i], 0);
+        snprintf(init, sizeof init, "(create)(init (unum %d) (teamname %s))", i % 11 + 1,
+                 i < 11 ? "A" : "B");
+        e2e3d_send(fd[i], init);
+    }
+    for (int i = 0; i < 22; i++) {
+        frame_reader_init(&r, rbuf, sizeof rbuf);
+        cr_expect_eq(e2e3d_recv_prefix(fd[i], &r, "(GameState ", 5000, &m), 1, "agent %d in", i);
+        char want[64];
+        snprintf(want, sizeof want, "(unum %d) (team %s)", i % 11 + 1, i < 11 ? "left" : "right");
+        cr_expect(strstr(m, want) != NULL, "agent %d: %s", i, m);
+    }
+    for (int i = 0; i < 1000; i++)
+        if (silent[i] >= 0)
+            close(silent[i]);
+    for (int i = 0; i < 22; i++)
+        close(fd[i]);
     cr_expect_eq(e2e3d_stop(&s), 0);
     e2e3d_cleanup(&s);
 }

@@ -35,7 +35,7 @@ Test(match3d, two_teams_play_a_half, .timeout = 120)
     pid_t ag[6];
     for (int i = 0; i < 6; i++)
         ag[i] = e2e3d_agent(&s, i < 3 ? "Left3D" : "Right3D", i % 3 + 1);
-    int mon = e2e3d_connect(s.monitor_port);
+    int mon = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;

@@ -29,7 +29,7 @@ Test(trainer3d, move_read_back_set_modes, .timeout = 60)
     cr_assert_eq(e2e3d_start(&s, args), 0);
     int ag = e2e3d_connect(s.agent_port);
     e2e3d_send(ag, "(create)(init (unum 1) (teamname Trained))");
-    int t = e2e3d_connect(s.monitor_port);
+    int t = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;
@@ -67,7 +67,22 @@ Test(trainer3d, move_read_back_set_modes, .timeout = 60)
     e2e3d_send(t, "(kickOff)");
     cr_expect_eq(e2e3d_recv_containing(t, &r, "(play_mode ", 3000, &m), 1);
     cr_expect(strstr(m, "(play_mode 1)") || strstr(m, "(play_mode 2)"), "%s", m);
-    /* errors */
+    /* errors: a kickOff outside BeforeKickOff is answered before the ack after it; the
+     * 2004 trainer's battery and temperature are accepted */
+    e2e3d_send(t, "((kickOff)(getAck again))");
+    cr_expect_eq(e2e3d_recv_prefix(t, &r, "(error ", 3000, &m), 1);
+    cr_expect_str_eq(m, "(error kickOff not_before_kick_off)");
+    cr_expect_eq(e2e3d_recv_prefix(t, &r, "(Info (ack again))", 3000, &m), 1);
+    e2e3d_send(t, "((agent (team L)(unum 1)(battery 50)(temperature 30))(getAck energy))");
+    cr_expect_eq(e2e3d_recv_prefix(t, &r, "(Info (ack energy))", 3000, &m), 1);
+    static char abuf[1 << 16];
+    frame_reader_t ar;
+    frame_reader_init(&ar, abuf, sizeof abuf);
+    cr_expect_eq(e2e3d_recv_containing(ag, &ar, "(AgentState (battery 50) (temp 2", 5000, &m), 1,
+                 "the agent feels it");
+    e2e3d_send(t, "((agent (team R)(unum 5)(pos 1 1 1))(getAck nobody))");
+    cr_expect_eq(e2e3d_recv_prefix(t, &r, "(error ", 3000, &m), 1);
+    cr_expect_str_eq(m, "(error agent no_such_robot)");
     e2e3d_send(t, "(playMode Halftime)");
     cr_expect_eq(e2e3d_recv_prefix(t, &r, "(error ", 3000, &m), 1);
     cr_expect_str_eq(m, "(error playMode bad_arguments)");
@@ -75,7 +90,7 @@ Test(trainer3d, move_read_back_set_modes, .timeout = 60)
     cr_expect_eq(e2e3d_recv_prefix(t, &r, "(error ", 3000, &m), 1);
     cr_expect_str_eq(m, "(error parse illegal_sexp)");
     /* a second monitor now: Init, then one complete Info with the team name */
-    int t2 = e2e3d_connect(s.monitor_port);
+    int t2 = e2e3d_monitor(s.monitor_port);
     frame_reader_t r2;
     frame_reader_init(&r2, rbuf2, sizeof rbuf2);
     cr_assert_eq(e2e3d_recv(t2, &r2, 3000, &m), 1);

@@ -25,7 +25,7 @@ static int count(const char *s, const char *needle)
 /* the server runs on: a new monitor connection gets its frames */
 static int runs_on(const e2e3d_server_t *s)
 {
-    int fd = e2e3d_connect(s->monitor_port);
+    int fd = e2e3d_monitor(s->monitor_port);
     if (fd < 0)
         return 0;
     frame_reader_t r;
@@ -59,7 +59,7 @@ Test(pipe3d, agents_from_the_list, .timeout = 60)
     const char *args[] = { arg, NULL };
     e2e3d_server_t s;
     cr_assert_eq(e2e3d_start(&s, args), 0);
-    int mon = e2e3d_connect(s.monitor_port);
+    int mon = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;

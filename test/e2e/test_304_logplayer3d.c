@@ -49,7 +49,7 @@ Test(logplayer3d, replays_the_log, .timeout = 60)
 {
     e2e3d_server_t s;
     cr_assert_eq(e2e3d_start(&s, NULL), 0);
-    int t = e2e3d_connect(s.monitor_port);
+    int t = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;

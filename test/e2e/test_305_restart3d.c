@@ -47,7 +47,7 @@ static int gone(pid_t pid)
 /* an Info with n robots on a new monitor connection within ms */
 static int robots_seen(const e2e3d_server_t *s, int n, int ms)
 {
-    int fd = e2e3d_connect(s->monitor_port);
+    int fd = e2e3d_monitor(s->monitor_port);
     if (fd < 0)
         return 0;
     frame_reader_t r;

@@ -66,7 +66,7 @@ Test(browser3d, page_stream_and_drawing, .timeout = 60)
     cr_assert_eq(e2e3d_start(&s, args), 0);
     int ag = e2e3d_connect(s.agent_port);
     e2e3d_send(ag, "(create)(init (unum 4) (teamname Viewed))");
-    int t = e2e3d_connect(s.monitor_port);
+    int t = e2e3d_monitor(s.monitor_port);
     frame_reader_t r;
     frame_reader_init(&r, rbuf, sizeof rbuf);
     const char *m;

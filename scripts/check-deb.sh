@@ -21,6 +21,11 @@
 #     Where strace is installed the programs run under it, and every system call and
 #     socket family they used must be one the units allow (SystemCallFilter=,
 #     RestrictAddressFamilies=).
+# 4b. The same under systemd itself, PID 1 of namespaces of its own that see only the
+#     rcssserver units: every unit active with its sandbox (seccomp, no capabilities, as
+#     rcssserver), the generator's two gateways, a player and a monitor; the sim killed
+#     with SIGKILL is restarted by its unit and takes the match over, the gateways and the
+#     player staying; stopping the sim ends the match with its logs named.
 #  5. dpkg -i again (an upgrade to the same version): the changed rcssserver.env is kept,
 #     the user is the same.
 #  6. dpkg -r, then dpkg -P: after the purge no file of the package, no /etc/rcssserver,
@@ -66,8 +71,12 @@ fi
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pids=()
+sd_pid=""
+sd_unshare=""
 cleanup() {
     local p
+    # systemd of stage 4b: PID 1 of its namespace, so everything in it goes too
+    if [ -n "$sd_pid" ]; then kill -KILL "$sd_pid" 2>/dev/null || true; sleep 0.5; fi
     for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
     # the purge removes the user only once none of its processes is left
     for _ in $(seq 1 50); do
@@ -347,6 +356,151 @@ if [ "$strace_ok" -eq 1 ]; then
         case " $fams AF_NETLINK " in *" $fam "*) ;; *) fail "socket family $fam outside RestrictAddressFamilies=" ;; esac
     done
     say "system calls: $(wc -l <"$tmp/used") different ones, all within the units' filter; socket families: $(echo $used_fams)"
+fi
+
+# ---- 4b. the same under systemd ----------------------------------------------------------
+# systemd itself as PID 1 of new pid, mount, uts and cgroup namespaces: it sees only the
+# installed rcssserver units, journald and the targets they need (a private
+# /usr/lib/systemd/system), with /run, /tmp, /etc/systemd/system and /var/log/journal of
+# its own, and shares with the host the rest of the files, /dev/shm and the network. So
+# the units run with their whole sandbox (mounts, seccomp filter, address families) and
+# the installed generator picks the gateways. Skipped with a message where systemd cannot
+# start so (set RCSS_CHECK_DEB_SYSTEMD=0 to skip it).
+sd_stage() {
+    local U=$tmp/sd-units src=/usr/lib/systemd/system f
+    mkdir -p "$U/sockets.target.wants"
+    for f in sysinit.target basic.target sockets.target paths.target timers.target slices.target \
+             local-fs.target local-fs-pre.target swap.target shutdown.target multi-user.target \
+             default.target final.target exit.target umount.target \
+             systemd-journald.service systemd-journald.socket systemd-journald-dev-log.socket \
+             rcssserver.target rcssserver-sim.service rcssserver-netgw@.service \
+             rcssserver-monitorgw.service rcssserver-recorder.service; do
+        [ -e "$src/$f" ] && cp "$src/$f" "$U/"
+    done
+    printf '[Unit]\nDescription=check-deb\nWants=systemd-journald.socket rcssserver.target\n' \
+        >"$U/rcss-check.target"
+    unshare --pid --fork --mount --uts --cgroup --mount-proc --propagation private bash -c '
+        set -e
+        mount --bind "$1" /usr/lib/systemd/system
+        mount -t tmpfs tmpfs /run
+        mkdir -p /run/lock
+        mount -t tmpfs tmpfs /tmp
+        mount -t tmpfs tmpfs /etc/systemd/system
+        [ ! -d /var/log/journal ] || mount -t tmpfs tmpfs /var/log/journal
+        mount -o bind /sys /sys
+        mount -o remount,bind,ro /sys
+        mount -t cgroup2 cgroup2 /sys/fs/cgroup
+        hostname rcss-check-deb
+        export container=check-deb
+        exec /lib/systemd/systemd --system --unit=rcss-check.target --log-target=console --show-status=no
+    ' bash "$U" >"$tmp/systemd.log" 2>&1 &
+    sd_unshare=$!
+    disown "$sd_unshare"
+    local st=""
+    for _ in $(seq 1 100); do
+        sd_pid=$(pgrep -P "$sd_unshare" 2>/dev/null | head -n 1 || true)
+        if [ -n "$sd_pid" ]; then
+            st=$(nsenter -t "$sd_pid" -m -p -- systemctl is-system-running 2>/dev/null || true)
+            case "$st" in running|degraded) break ;; esac
+        fi
+        kill -0 "$sd_unshare" 2>/dev/null || break
+        sleep 0.1
+    done
+    case "$st" in
+        running|degraded) ;;
+        *) say "under systemd: skipped, systemd did not start in namespaces of its own ($st)"
+           tail -5 "$tmp/systemd.log" | sed 's/^/  /'
+           sd_stop; return 0 ;;
+    esac
+    local E=(nsenter -t "$sd_pid" -m -p --)
+    sctl() { "${E[@]}" systemctl "$@"; }
+    local u want="rcssserver-sim rcssserver-netgw@0 rcssserver-netgw@1 rcssserver-monitorgw rcssserver-recorder"
+    local ready=""
+    for _ in $(seq 1 100); do
+        ready=$("${E[@]}" journalctl -q -o cat -u rcssserver-sim.service 2>/dev/null | grep -m1 '^READY ' || true)
+        [ -n "$ready" ] && break
+        sleep 0.1
+    done
+    if [ -z "$ready" ]; then
+        sctl list-units --all --no-pager 'rcssserver*' || true
+        "${E[@]}" journalctl -q --no-pager -n 40 || true
+        fail "under systemd: the sim did not report ready within 10 s"
+    fi
+    for u in $want; do
+        [ "$(sctl show -p ActiveState --value "$u.service")" = active ] ||
+            fail "under systemd: $u is $(sctl show -p ActiveState --value "$u.service")"
+    done
+    [ "$(sctl show -p ActiveState --value rcssserver-netgw@2.service)" != active ] ||
+        fail "under systemd: a third player gateway runs"
+    local port http
+    port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<<"$ready")
+    http=$(sed -n 's/.* http_port=\([0-9]*\).*/\1/p' <<<"$ready")
+    # every process: the user, no capabilities, no new privileges, a seccomp filter
+    local pid line
+    declare -A main=()
+    for u in $want; do
+        pid=$(sctl show -p MainPID --value "$u.service")
+        main[$u]=$pid
+        line=$("${E[@]}" cat "/proc/$pid/status" | grep -E '^(Uid|CapEff|NoNewPrivs|Seccomp):' | tr -s '\t\n' '  ')
+        [[ $line == *"Uid: $uid $uid $uid $uid "*"CapEff: 0000000000000000 NoNewPrivs: 1 Seccomp: 2 "* ]] ||
+            fail "under systemd: $u: $line"
+    done
+    # a player for the whole stage, a monitor
+    (printf '(turn 10)\n'; sleep 8) | timeout 15 rcssclient 127.0.0.1 "$port" --team SdCheck --linger 200 \
+        >"$tmp/sd-player.out" 2>&1 &
+    local player=$!
+    frames=$(printf '(dispinit version 5)\n' | timeout 10 rcssclient 127.0.0.1 "$port" --linger 1500 2>&1 |
+             grep -c '^(show ' || true)
+    [ "$frames" -ge 3 ] || fail "under systemd: the monitor got $frames frames in 1.5 s"
+    head -n 1 "$tmp/sd-player.out" | grep -q '^(init l 1 before_kick_off)' ||
+        fail "under systemd: the player got '$(head -n 1 "$tmp/sd-player.out")'"
+    # the sim killed: its unit starts a new one, which takes the match over; the gateways
+    # and the player stay
+    local before after
+    before=$(grep -c '^(sense_body' "$tmp/sd-player.out" || true)
+    "${E[@]}" kill -KILL "${main[rcssserver-sim]}"
+    local took=""
+    for _ in $(seq 1 50); do
+        sleep 0.1
+        took=$("${E[@]}" journalctl -q -o cat -u rcssserver-sim.service | grep -m1 'takes the match over' || true)
+        [ -n "$took" ] && break
+    done
+    [ -n "$took" ] || fail "under systemd: no new sim took the match over after a kill -9"
+    sleep 1.5
+    [ "$(sctl show -p NRestarts --value rcssserver-sim.service)" = 1 ] || fail "under systemd: the sim was not restarted once"
+    for u in rcssserver-netgw@0 rcssserver-netgw@1 rcssserver-monitorgw rcssserver-recorder; do
+        [ "$(sctl show -p MainPID --value "$u.service")" = "${main[$u]}" ] ||
+            fail "under systemd: $u was restarted with the sim"
+    done
+    after=$(grep -c '^(sense_body' "$tmp/sd-player.out" || true)
+    [ "$after" -gt $((before + 5)) ] || fail "under systemd: the player got $before then $after sense_body"
+    wait "$player" 2>/dev/null || true
+    # the sim stopped: the match ends, the logs get their names, the gateways leave
+    sctl stop rcssserver-sim.service
+    for _ in $(seq 1 100); do
+        local up=0
+        for u in $want; do [ "$(sctl show -p ActiveState --value "$u.service")" = inactive ] || up=1; done
+        [ "$up" -eq 0 ] && break
+        sleep 0.1
+    done
+    [ "$up" -eq 0 ] || fail "under systemd: units still active 10 s after stopping the sim"
+    ls /var/lib/rcssserver/*SdCheck*.rcg >/dev/null 2>&1 || fail "under systemd: the game log was not renamed"
+    say "under systemd: the units with their sandbox (seccomp on, no capabilities, as rcssserver), gateways 0 1 from the generator, a player and a monitor ($frames frames), the sim killed and taken over ($before then $after sense_body at the player), stopped with its logs named"
+    sd_stop
+}
+sd_stop() {
+    if [ -n "${sd_pid:-}" ]; then kill -KILL "$sd_pid" 2>/dev/null || true; fi
+    if [ -n "${sd_unshare:-}" ]; then
+        for _ in $(seq 1 50); do kill -0 "$sd_unshare" 2>/dev/null || break; sleep 0.1; done
+    fi
+    sd_pid=""; sd_unshare=""
+}
+if [ "${RCSS_CHECK_DEB_SYSTEMD:-1}" = 0 ]; then
+    say "under systemd: skipped (RCSS_CHECK_DEB_SYSTEMD=0)"
+elif ! command -v unshare >/dev/null 2>&1 || ! command -v nsenter >/dev/null 2>&1 || [ ! -x /lib/systemd/systemd ]; then
+    say "under systemd: skipped (no unshare, nsenter or /lib/systemd/systemd)"
+else
+    sd_stage
 fi
 
 # ---- 5. again over itself --------------------------------------------------------------

@@ -8,12 +8,26 @@
 #   make fuzz-long  10 million executions of each fuzz target (nightly; FUZZ_RUNS)
 #   make conformance  the differential conformance suite (REF=path/to/rcssserver: against
 #                   the reference; without REF: this server twice, a determinism check)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (UNITDIR, GENDIR, SYSUSERSDIR, DOCDIR: below)
+#   make deb        the Debian package (conf/debian/) in $(BUILD)/deb/
+#   make deb-check  build, install, run, purge the package (scripts/check-deb.sh; root)
 # Variables: BUILD=dir (default build), SAN=1 (ASan+UBSan), CC.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# where `make install` puts the systemd units, the generator, the sysusers file, the
+# README and the manual page (the Debian package: /lib/systemd/system,
+# /lib/systemd/system-generators, /usr/lib/sysusers.d, /usr/share/doc/rcssserver,
+# /usr/share/man)
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+GENDIR      ?= $(PREFIX)/lib/systemd/system-generators
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+DOCDIR      ?= $(PREFIX)/share/doc/rcssserver
+MANDIR      ?= $(PREFIX)/share/man
+UNIT_SED     = sed -e 's|/usr/local/bin/|$(PREFIX)/bin/|g' \
+                   -e 's|/usr/local/lib/systemd/system/|$(UNITDIR)/|g' \
+                   -e 's|/usr/local/share/doc/rcssserver/|$(DOCDIR)/|g'
 # gcc unless CC is given (make's own default, cc, does not count as given)
 ifeq ($(origin CC),default)
 CC      := gcc
@@ -105,7 +119,7 @@ UNIT_BINS += $(BUILD)/test/unit_conformance
 E2E_BIN   := $(BUILD)/test/e2e
 E2E_SRC   := $(wildcard test/e2e/*.c)
 
-.PHONY: all test unit e2e conformance conf-check layers run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
+.PHONY: all test unit e2e conformance conf-check deb deb-check layers run bench fuzz fuzz-run fuzz-long fuzz-long-run install clean deps common shm sim netgw monitorgw recorder logplayer tools
 
 all: $(PROGS) $(TOOLS)
 
@@ -120,7 +134,7 @@ tools: $(TOOLS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 $(LIBSHM): $(call obj,$(SHM_SRC))
@@ -222,11 +236,13 @@ e2e:
 	@echo "e2e: skipped, the gateway programs are not in the tree yet"
 endif
 
-# The README's test command: deps, then the normal build's tests and the conformance
+# The README's test command: deps, the unit-file and install checks, the Debian package
+# from build to purge (deb-check, about a minute), then the normal build's tests and the conformance
 # suite's determinism run (every scenario twice against this server), then the tests
 # under ASan+UBSan in a separate build directory.
 test: deps
 	$(MAKE) conf-check
+	$(MAKE) deb-check
 	$(MAKE) -j2 all
 	$(MAKE) unit e2e
 	$(MAKE) conformance
@@ -291,15 +307,53 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rcssserver/conf
 	install -m 755 $(PROGS) $(addprefix $(BUILD)/bin/,rcssclient rcss-demoteam rcss3d-agent rcss-tournament) \
 	    $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 conf/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
+	install -m 644 conf/*.conf conf/systemd/rcssserver.env $(DESTDIR)$(PREFIX)/share/rcssserver/conf/
 	install -d $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets
 	install -m 644 conf/presets/*.conf $(DESTDIR)$(PREFIX)/share/rcssserver/conf/presets/
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
-	@# the units name the programs where this install puts them
-	for u in conf/systemd/*; do \
-	  sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' $$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
-	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename $$u); \
+	install -d $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	@# one manual page for every program installed, the other names linked to it
+	install -m 644 docs/rcssserver.1 $(DESTDIR)$(MANDIR)/man1/
+	for p in $(filter-out rcssserver,$(notdir $(PROGS))) rcssclient rcss-demoteam rcss3d-agent rcss-tournament; do \
+	  ln -sf rcssserver.1 $(DESTDIR)$(MANDIR)/man1/$$p.1; \
 	done
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(GENDIR) $(DESTDIR)$(SYSUSERSDIR)
+	@# the units and the generator name the programs, the template and the README where
+	@# this install puts them
+	for u in conf/systemd/*.service conf/systemd/*.target; do \
+	  $(UNIT_SED) $$u > $(DESTDIR)$(UNITDIR)/$$(basename $$u); \
+	  chmod 644 $(DESTDIR)$(UNITDIR)/$$(basename $$u); \
+	done
+	$(UNIT_SED) conf/systemd/rcssserver-generator > $(DESTDIR)$(GENDIR)/rcssserver-generator
+	chmod 755 $(DESTDIR)$(GENDIR)/rcssserver-generator
+	install -m 644 conf/systemd/rcssserver.sysusers $(DESTDIR)$(SYSUSERSDIR)/rcssserver.conf
+
+# The Debian package (conf/debian/, its README): the source is copied to
+# $(BUILD)/deb/rcssserver-VERSION with conf/debian as its debian/, and dpkg-buildpackage
+# builds the binary package there; the .deb lands in $(BUILD)/deb/.
+DEB_VERSION = $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' conf/debian/changelog)
+DEB_TREE    = $(BUILD)/deb/rcssserver-$(DEB_VERSION)
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
+	  { echo "make deb: needs dpkg-dev and debhelper (make deps installs them)"; exit 1; }
+	rm -rf $(DEB_TREE) $(BUILD)/deb/rcssserver_$(DEB_VERSION)_*
+	mkdir -p $(DEB_TREE)
+	@# the files git knows or would take (tracked, new, not ignored); a tree without git: all
+	@# but .git and the build directories
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  git ls-files -z --cached --others --exclude-standard | grep -zv '^$(BUILD:./%=%)/' | \
+	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(DEB_TREE); \
+	else \
+	  tar -cf - --exclude=./.git --exclude='./build*' . | tar -xf - -C $(DEB_TREE); \
+	fi
+	rm -rf $(DEB_TREE)/debian
+	cp -r conf/debian $(DEB_TREE)/debian
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b $(DEB_BUILD_ARGS)
+	@ls $(BUILD)/deb/*.deb
+
+# the package built, linted, installed, run as its units run, reinstalled, purged
+deb-check:
+	@scripts/check-deb.sh $(BUILD)
 
 # ---- the 3D server ---------------------------------------------------------------------
 .PHONY: run3d
@@ -332,4 +386,5 @@ run3d: deps
 clean:
 	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-fuzz
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not the package's build tree under $(BUILD)/deb, which has a build of its own)
+-include $(shell find $(BUILD) -path '$(BUILD)/deb' -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1,8 +1,10 @@
 #!/bin/bash
 # check-install.sh [BUILD] -- `make install` into a scratch DESTDIR and check what lands:
 # every program of the 2D and 3D servers, the clients users run (rcssclient, the demo
-# team, the 3D sample agent, the tournament runner), the configuration files and presets, and the systemd units
-# pointing at the installed programs.
+# team, the 3D sample agent, the tournament runner), the configuration files and presets, the
+# systemd units pointing at the installed programs, the generator pointing at the installed
+# sim and units, the sysusers file of the units' user, the manual page under every
+# program's name.
 set -euo pipefail
 build=${1:-build}
 tmp=$(mktemp -d)
@@ -27,5 +29,19 @@ if ! grep -q "ExecStart=/usr/local/bin/rcssserver " "$units/rcssserver-sim.servi
     echo "check-install: rcssserver-sim.service does not start /usr/local/bin/rcssserver"
     missing=1
 fi
+gen="$tmp/usr/local/lib/systemd/system-generators/rcssserver-generator"
+if [ ! -x "$gen" ] || ! grep -q "^server=\${RCSS_SERVER:-/usr/local/bin/rcssserver}" "$gen" ||
+   ! grep -q "^template=/usr/local/lib/systemd/system/rcssserver-netgw@.service" "$gen"; then
+    echo "check-install: the generator is not installed or does not name the installed sim and units"
+    missing=1
+fi
+if ! grep -q "^u rcssserver " "$tmp/usr/local/lib/sysusers.d/rcssserver.conf" 2>/dev/null; then
+    echo "check-install: the sysusers file of the user rcssserver is not installed"
+    missing=1
+fi
+man="$tmp/usr/local/share/man/man1"
+for p in rcssserver rcss-netgw rcss-logplayer rcssclient rcss-tournament rcss3d-agent; do
+    [ -e "$man/$p.1" ] || { echo "check-install: no manual page $p.1"; missing=1; }
+done
 [ "$missing" -eq 0 ] || exit 1
 echo "check-install: $(ls "$bin" | wc -l) programs, configuration and units installed"

@@ -2,10 +2,12 @@
 # install-deps.sh -- install the Debian packages the build and tests need, only those
 # missing. Called by `make test`, `make run` and `make bench`; safe to run repeatedly.
 # slurm-wlm (slurmctld, slurmd, the client commands) and munge are for the single-node
-# Slurm cluster of scripts/slurm/ (the tournament runner's slurm backend).
+# Slurm cluster of scripts/slurm/ (the tournament runner's slurm backend). dpkg-dev,
+# debhelper and lintian build and check the Debian package (make deb, make deb-check);
+# strace lets deb-check hold the programs' system calls against the units' filter.
 set -eu
 
-PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd chromium slurm-wlm munge"
+PKGS="gcc make pkg-config libevent-dev libjansson-dev zlib1g-dev libcriterion-dev clang libclang-rt-dev systemd chromium slurm-wlm munge dpkg-dev debhelper lintian strace"
 
 missing=""
 for p in $PKGS; do

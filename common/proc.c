@@ -1,7 +1,9 @@
 /* proc.c -- process plumbing of the sims, the agent gateway and the recorder (proc.h):
  * signals, the program directory, fork+exec of gateway children and stopping them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -117,20 +119,42 @@ pid_t proc_spawn_keep(const char *dir, char *const argv[])
     return pid;
 }
 
+int proc_stat(pid_t pid, char *state, uint64_t *start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* the command name (field 2) may hold blanks and parentheses: count from the last ')' */
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ')
+        return -1;
+    *state = p[2];
+    p++;
+    for (int field = 3; field < 22 && *p; field++) {
+        p = strchr(p + 1, ' ');
+        if (!p)
+            return -1;
+    }
+    *start = strtoull(p, NULL, 10);
+    return 0;
+}
+
 int proc_gone(pid_t pid)
 {
-    char path[64], buf[512];
+    char state;
+    uint64_t start;
     if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
         return 1;
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (proc_stat(pid, &state, &start) < 0)
         return 0; /* no /proc: the kernel said it exists */
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name may hold blanks and parentheses */
-    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+    return state == 'Z' || state == 'X';
 }
 
 const char *proc_exit_text(int status, char *buf, size_t len)

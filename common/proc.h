@@ -35,6 +35,9 @@ pid_t proc_spawn(const char *dir, char *const argv[]);
 /* The same, but the child outlives its parent (a gateway of a sim that may be replaced:
  * the supervisor, a child subreaper, adopts it). */
 pid_t proc_spawn_keep(const char *dir, char *const argv[]);
+/* /proc/PID/stat's state (field 3) and start time (field 22, clock ticks after boot):
+ * 0, or -1 (no such process, or unreadable). */
+int   proc_stat(pid_t pid, char *state, uint64_t *start);
 /* 1 if process pid no longer runs: no such process, or a zombie (dead, waiting for its
  * parent, perhaps not us, to reap it). */
 int   proc_gone(pid_t pid);

@@ -15,7 +15,7 @@
 #include <semaphore.h>
 
 #define SHM3D_MAGIC           0x52433344u   /* "RC3D" */
-#define SHM3D_LAYOUT_VERSION  1u
+#define SHM3D_LAYOUT_VERSION  2u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM3D_TEAM_SIZE       11

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "shm.h"
 
 #define GUARD_LOCK_PREFIX "rcssserver-lock:"
@@ -70,40 +71,12 @@ void shm_lock_key_region(const char *name, char *key, size_t len)
     snprintf(key, len, "shm:%s", name);
 }
 
-/* /proc/PID/stat's state (field 3) and start time (field 22): 0, or -1 (no such
- * process, or unreadable) */
-static int pid_stat(pid_t pid, char *state, uint64_t *start)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    /* the command name (field 2) may hold blanks and parentheses: count from the last ')' */
-    char *p = strrchr(buf, ')');
-    if (!p || p[1] != ' ')
-        return -1;
-    *state = p[2];
-    p++;
-    for (int field = 3; field < 22 && *p; field++) {
-        p = strchr(p + 1, ' ');
-        if (!p)
-            return -1;
-    }
-    *start = strtoull(p, NULL, 10);
-    return 0;
-}
 
 uint64_t shm_pid_start(pid_t pid)
 {
     char state;
     uint64_t start;
-    return pid_stat(pid, &state, &start) == 0 ? start : 0;
+    return proc_stat(pid, &state, &start) == 0 ? start : 0;
 }
 
 int shm_pid_running(pid_t pid, uint64_t want_start)
@@ -112,7 +85,7 @@ int shm_pid_running(pid_t pid, uint64_t want_start)
     uint64_t start;
     if (pid <= 0)
         return 0;
-    if (pid_stat(pid, &state, &start) < 0) /* no /proc entry: ask the kernel directly */
+    if (proc_stat(pid, &state, &start) < 0) /* no /proc entry: ask the kernel directly */
         return !(kill(pid, 0) < 0 && errno == ESRCH);
     if (state == 'Z' || state == 'X')
         return 0; /* killed, not reaped yet by its parent: it will never run again */

@@ -249,6 +249,8 @@ int  sim_runner_conf(conf_t *c, int argc, char **argv, char *err, size_t errlen)
  * goes into the configuration, the socket is held until the gateways have bound it).
  * Returns SIM_EXIT_OK, or SIM_EXIT_CONFIG / SIM_EXIT_BIND after printing why. */
 int  sim_runner_init(sim_t *s);
+/* server::synch_miss_policy's SIM_MISS_* from its name, -1 if unknown. */
+int  sim_runner_miss_policy(const char *name);
 /* After the region exists: the runner part's ports and state. */
 void sim_runner_region(sim_t *s);
 /* Every loop turn: once every gateway is up (and monitorgw's HTTP port known), release

@@ -371,10 +371,8 @@ int sim_resume_serve(sim_t *s)
             log_warn("event stream: %s", err);
         for (int i = 0; i < 3; i++)
             s->runner.resv_fd[i] = -1;
-        s->runner.miss_policy = strcmp(conf_str(&s->conf, SP_synch_miss_policy), "wait") == 0
-                                ? SIM_MISS_WAIT
-                                : strcmp(conf_str(&s->conf, SP_synch_miss_policy), "forfeit")
-                                  == 0 ? SIM_MISS_FORFEIT : SIM_MISS_SKIP;
+        int pol = sim_runner_miss_policy(conf_str(&s->conf, SP_synch_miss_policy));
+        s->runner.miss_policy = pol < 0 ? SIM_MISS_SKIP : pol; /* checked at the start */
         s->runner.start_ns = shm_now_ns();
         if (s->runner.exit_code < 0)
             s->runner.why = NULL;

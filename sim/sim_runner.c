@@ -60,18 +60,23 @@ static int refuse_unsupported(const conf_t *c)
     return 0;
 }
 
+int sim_runner_miss_policy(const char *name)
+{
+    static const char *const names[] = { "skip", "wait", "forfeit" }; /* SIM_MISS_* */
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    }
+    return -1;
+}
+
 static int check_params(sim_t *s)
 {
     const conf_t *c = &s->conf;
     if (refuse_unsupported(c) < 0)
         return -1;
     const char *pol = conf_str(c, SP_synch_miss_policy);
-    static const char *const names[] = { "skip", "wait", "forfeit" };
-    s->runner.miss_policy = -1;
-    for (int i = 0; i < 3; i++) {
-        if (strcmp(pol, names[i]) == 0)
-            s->runner.miss_policy = i;
-    }
+    s->runner.miss_policy = sim_runner_miss_policy(pol);
     if (s->runner.miss_policy < 0) {
         fprintf(stderr, "server::synch_miss_policy must be skip, wait or forfeit, not '%s'\n", pol);
         return -1;

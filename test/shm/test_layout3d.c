@@ -19,7 +19,7 @@
 Test(layout3d, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM3D_LAYOUT_VERSION, 1u, "SHM3D_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM3D_LAYOUT_VERSION, 2u, "SHM3D_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM3D_MAGIC, 0x52433344u);
     PIN_SIZE(shm3d_header_sh_t, 168);
     PIN_OFF(shm3d_header_sh_t, magic, 0);

@@ -54,6 +54,7 @@ typedef struct ngw_client {
     int            fd;             /* per-client socket, connected to the client */
     struct event  *ev;
     int            see_count;      /* see ticks (async, or synch see) since the last see */
+    uint32_t       see_serial;     /* sees sent in the cycle served (cycle_see's seed) */
     uint64_t       since_step;     /* the newest step when it was attached (or, a coach,
                                       turned its eye on): asked to (think) after it only */
     ngw_ear_t      ear;            /* players: capacity and cached messages */

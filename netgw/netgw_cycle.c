@@ -21,6 +21,7 @@
 #include "netgw_conn.h"
 #include "netgw_playergw.h"
 #include "netgw_proto.h"
+#include "playmode.h"
 
 #define CYCLE_MAX_BEHIND  2
 #define POLL_NS           ((int64_t)TGRID_POLL_MS * 1000000LL)
@@ -41,9 +42,34 @@ void ngw_cycle_sense_body(ngw_t *g, int idx)
         ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
 }
 
+/* A see's randomness (docs/protocol/player.md §5.3-5.5: the change values and numbers
+ * between the far and too-far distances, Gaussian distances, the point direction) comes
+ * from the gateway's stream; with server::reproducible from a generator of its own,
+ * seeded (in synch mode) by the seed, the observer, the cycle (time, and the stoppage count, which at
+ * time 0 counts only before the kick-off), the episode and the see's number within the
+ * cycle: what one player sees then does not depend on the others' sees, on how many sees
+ * went out before the kick-off (as many as the clients took to join), nor on which
+ * gateway serves him. */
 static void cycle_see(ngw_t *g, int idx)
 {
-    int n = proto_see(&g->snap, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng,
+    if (!conf_bool(&g->conf, SP_reproducible) || !conf_bool(&g->conf, SP_synch_mode)) {
+        int n = proto_see(&g->snap, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &g->rng,
+                          g->out, sizeof g->out);
+        if (n > 0)
+            ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
+        return;
+    }
+    rng_t rng;
+    int stop = g->snap.time == 0 && g->snap.play_mode != PM_BEFORE_KICK_OFF ? -1
+                                                                             : g->snap.stoppage;
+    uint64_t h = g->r->hdr.random_seed ^ 0x736565ull; /* "see" */
+    h = (h ^ (uint64_t)(idx + 1)) * 0x100000001b3ull;
+    h = (h ^ (uint64_t)(uint32_t)g->snap.time) * 0x100000001b3ull;
+    h = (h ^ (uint64_t)(uint32_t)stop) * 0x100000001b3ull;
+    h = (h ^ (uint64_t)g->snap.episode) * 0x100000001b3ull;
+    h = (h ^ (uint64_t)g->cl[idx].see_serial++) * 0x100000001b3ull;
+    rng_seed(&rng, h);
+    int n = proto_see(&g->snap, idx, &g->r->client[idx], &g->conf, &g->r->ptypes, &rng,
                       g->out, sizeof g->out);
     if (n > 0)
         ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
@@ -251,6 +277,8 @@ static void cycle_step(ngw_t *g)
     g->snap = g->incoming;
     g->have_snap = 1;
     g->served_step = g->snap.step;
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++)
+        g->cl[i].see_serial = 0;
     if (had && g->snap.episode != episode)
         cycle_new_episode(g);
     cycle_events(g);

@@ -255,7 +255,14 @@ int sim_cmd_drain(sim_world_t *w, shm_region_sh_t *r, sim_taken_t *t, int step)
 {
     shm_cmd_sh_t c;
     int n = 0;
-    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+    /* With server::reproducible in synch mode the players' rings are taken at the step
+     * only, in slot order: between steps (a kick, move, tackle, catch or pointto
+     * arriving, a coach's or trainer's record) the order in which the players' commands
+     * are applied, and so the order of their noise draws and of their touches of the
+     * ball, follows the race of the clients' datagrams to the gateways, and the same seed
+     * does not play the same match. Otherwise, as the reference, in order of arrival. */
+    int players = step || !sim_world_reproducible(w);
+    for (int i = 0; players && i < SHM_MAX_PLAYERS; i++) {
         int k = 0; /* at most one ring's worth per turn, so a flood cannot stall the step */
         while (k < SHM_CMD_SLOTS && shm_cmd_take(&r->cmd[i], &t->cmd[i], &c) == 0) {
             if (w->pl[i].sh.enabled) /* a left player's last commands are dropped */

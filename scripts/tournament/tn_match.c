@@ -260,6 +260,9 @@ static pid_t start_server(run_t *r)
      * game_over_wait would then pass at 100 ms each with no one left (the file's
      * params come later and win) */
     argv[k++] = "server::game_over_wait=10";
+    /* in synch mode the same seed plays the same match, whenever the teams' datagrams
+     * arrive, so a match replayed on another backend or node gives the same result */
+    argv[k++] = "server::reproducible=true";
     for (int i = 0; i < 5; i++)
         argv[k++] = a[i];
     for (size_t i = 0; i < n; i++)

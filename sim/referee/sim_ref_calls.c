@@ -61,6 +61,8 @@ int sim_referee_kick_off(sim_world_t *w)
     sim_ref_place_ball(w, PM_NULL, left ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT, 0.0, 0.0);
     if (left && w->time == 0 && t && t->first_kick_off)
         t->first_kick_off(w); /* the automatic type assignment (the process's coach) */
+    if (w->time == 0 && w->ref.kick_offs == 0 && sim_world_reproducible(w))
+        sim_world_first_kick_off(w); /* what the joining took leaves no trace */
     sim_referee_set_mode(w, left ? PM_KICK_OFF_L : PM_KICK_OFF_R);
     w->ref.kick_offs++;
     w->ref.kick_off_last = left ? SHM_SIDE_LEFT : SHM_SIDE_RIGHT;

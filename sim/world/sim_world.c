@@ -156,6 +156,32 @@ void sim_player_enable(sim_world_t *w, int idx, int side, int unum, int goalie,
     sim_move_add_player(w, idx);
 }
 
+int sim_world_reproducible(const sim_world_t *w)
+{
+    return conf_bool(w->conf, SP_reproducible) && conf_bool(w->conf, SP_synch_mode);
+}
+
+void sim_world_first_kick_off(sim_world_t *w)
+{
+    uint64_t k = 0x6b69636b6f6666ull; /* "kickoff" */
+    rng_seed(&w->rng_move, w->seed ^ k);
+    rng_seed(&w->rng_act, w->seed ^ 0x616374696f6e73ull ^ k);
+    rng_seed(&w->rng_ref, w->seed ^ 0x72656665726565ull ^ k);
+    int8_t ids[SHM_MAX_PLAYERS + 1];
+    int n = 0;
+    ids[n++] = -1; /* the ball */
+    for (int i = 0; i < SHM_MAX_PLAYERS; i++) {
+        for (int j = 0; j < w->n_movable; j++) {
+            if (w->movable[j] == i) {
+                ids[n++] = (int8_t)i;
+                break;
+            }
+        }
+    }
+    for (int j = 0; j < n && j < w->n_movable; j++)
+        w->movable[j] = ids[j];
+}
+
 void sim_world_note(sim_world_t *w, const char *fmt, ...)
 {
     size_t room = sizeof w->notes - w->notes_len;

@@ -301,4 +301,15 @@ int  sim_ptype_valid(const conf_t *c, const shm_ptype_sh_t *t);
 /* p's type (type 0 for a number out of the table) */
 const shm_ptype_sh_t *sim_player_ptype(const sim_world_t *w, const sim_player_t *p);
 
+/* server::reproducible in synch mode: the same seed and the same commands play the same
+ * match whenever the clients' datagrams arrive (sim_cmd_drain, sim_world_first_kick_off) */
+int sim_world_reproducible(const sim_world_t *w);
+
+/* With sim_world_reproducible, the first kick-off of the match (time 0): rng_move, rng_act and rng_ref start again
+ * from the seed and the movable objects are put back in slot order (the ball first).
+ * Before it the sim steps as long as the clients take to join (in synch mode every
+ * 50 ms, the wall clock), shuffling the objects and drawing at every step; this way
+ * none of that reaches the match, and the same seed plays the same match. */
+void sim_world_first_kick_off(sim_world_t *w);
+
 #endif

@@ -140,7 +140,7 @@ Test(dt_parse, parameter_messages)
     dt_params_t p;
     dt_params_defaults(&p);
     static const char sp[] = "(server_param (ball_decay 0.9)(catchable_area_l 1.5)(maxpower 120)"
-                             "(unknown_thing 5)(half_time 60))";
+                             "(unknown_thing 5)(half_time 60)(synch_mode 1))";
     static const char pp[] = "(player_param (player_types 18)(pt_max 2)(subs_max 5))";
     static const char pt[] = "(player_type (id 4)(player_speed_max 1.1)(player_decay 0.45)"
                              "(kickable_margin 0.75)(catchable_area_l_stretch 1.2))";
@@ -151,6 +151,7 @@ Test(dt_parse, parameter_messages)
     cr_expect_float_eq(p.catch_l, 1.5, 1e-9);
     cr_expect_float_eq(p.max_power, 120, 1e-9);
     cr_expect_float_eq(p.half_time, 60, 1e-9);
+    cr_expect_float_eq(p.synch_mode, 1, 1e-9);
     cr_expect(p.ntypes == 18 && p.pt_max == 2 && p.subs_max == 5);
     cr_expect_float_eq(p.type[4].speed_max, 1.1, 1e-9);
     cr_expect_float_eq(p.type[4].catch_stretch, 1.2, 1e-9);

@@ -1,7 +1,9 @@
 /* test_world.c -- the demo team's world model and skills (scripts/clients/demoteam/dt_world.c,
  * dt_skills.c, dt_coach.c): localisation from a see message built from a known pose,
- * for both sides; the ball's place; play mode and score from the referee; the kick
- * power for a wanted ball speed; the coach's choice of player types within pt_max. */
+ * for both sides; the ball's place; play mode and score from the referee; synch mode
+ * before the first kick-off (one move and the narrow view, then nothing, whatever the
+ * wait) and real time there as before; the kick power for a wanted ball speed; the
+ * coach's choice of player types within pt_max. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -110,6 +112,96 @@ Test(dt_world, referee_sets_mode_side_and_score)
     cr_expect_eq(w.score_ours, 3);
     dt_world_on_referee(&w, "yellow_card_l_4"); /* no play mode: nothing changes */
     cr_expect_eq(w.pm, DT_PM_GOAL);
+}
+
+/* One cycle of a player standing still at own (own frame) facing the team's attack
+ * direction, the ball on the centre spot: sense_body, the referee's message if any, the
+ * see, then the decision (its text into out). */
+static void prematch_cycle(dt_world_t *w, vec2_t own, const char *referee, char *out,
+                           size_t len)
+{
+    static dt_see_t s;
+    char msg[4096];
+    body_cycle(w);
+    if (referee)
+        dt_world_on_referee(w, referee);
+    vec2_t pos = vec2_scale(own, w->side);
+    double face = w->side < 0 ? M_PI : 0.0;
+    make_see(msg, sizeof msg, pos, face, vec2(0.0, 0.0));
+    cr_assert_eq(dt_parse_see(msg, strlen(msg), w->side, "Us", &s), 0, "%s", msg);
+    dt_world_on_see(w, &s);
+    dt_cmd_t c;
+    dt_cmd_reset(&c);
+    dt_play_decide(w, &c);
+    snprintf(out, len, "%s", c.text);
+}
+
+/* Synch mode, before the first kick-off: how many cycles a player waits there is up to
+ * the wall clock (the players join in real time), so it moves once and takes the narrow
+ * view, then sends nothing, and what it does from the kick-off on is the same after 2
+ * cycles of waiting as after 40 (dt_play.c, prematch; dt_world.c, first_kick_off). */
+Test(dt_play, synch_mode_prematch_is_the_same_however_long_it_lasts)
+{
+    static dt_params_t prm;
+    static dt_world_t w;
+    for (int side = -1; side <= 1; side += 2) {
+        for (int unum = 1; unum <= DT_PLAYERS; unum++) {
+            char first[2][256], kick[2][256], after[2][256], text[256], want[64];
+            const int waits[2] = { 2, 40 };
+            vec2_t spot = dt_formation_kickoff(unum, side > 0);
+            for (int k = 0; k < 2; k++) {
+                dt_params_defaults(&prm);
+                prm.synch_mode = 1;
+                dt_world_init(&w, &prm, "Us", side, unum, unum == 1);
+                body_cycle(&w); /* the first think: nothing seen yet */
+                dt_cmd_t c;
+                dt_cmd_reset(&c);
+                dt_play_decide(&w, &c);
+                snprintf(first[k], sizeof first[k], "%s", c.text);
+                for (int i = 0; i < waits[k]; i++) {
+                    prematch_cycle(&w, spot, NULL, text, sizeof text);
+                    cr_expect_str_empty(text, "side %d unum %d, cycle %d: %s", side, unum, i, text);
+                    /* what it saw while waiting: a teammate, an opponent (with their ages) */
+                    w.mate[unum % DT_PLAYERS + 1] = (dt_obj_t){ vec2(-5, i), vec2(1, 0), i % 3, 0 };
+                    w.opp[4] = (dt_obj_t){ vec2(5, -i), vec2(-1, 0), i % 5, 0 };
+                }
+                cr_expect_eq(w.scan, 0);
+                prematch_cycle(&w, spot, "kick_off_l", kick[k], sizeof kick[k]);
+                cr_expect_eq(w.mate[unum % DT_PLAYERS + 1].age, DT_UNKNOWN, "forgotten");
+                cr_expect_eq(w.opp[4].age, DT_UNKNOWN, "forgotten");
+                prematch_cycle(&w, spot, NULL, after[k], sizeof after[k]);
+            }
+            snprintf(want, sizeof want, "(move %.1f %.1f)(change_view narrow)", spot.x, spot.y);
+            cr_expect_str_eq(first[0], want);
+            cr_expect_str_eq(first[1], want);
+            cr_expect_str_eq(kick[0], kick[1], "side %d unum %d", side, unum);
+            cr_expect_str_eq(after[0], after[1], "side %d unum %d", side, unum);
+            cr_expect_not_null(strstr(kick[0], "(change_view normal)"), "%s", kick[0]);
+            cr_expect_null(strstr(after[0], "change_view"), "%s", after[0]);
+        }
+    }
+}
+
+/* In real time nothing changes: the player moves, then faces the centre spot and looks
+ * around while it waits, and keeps its normal view. */
+Test(dt_play, real_time_prematch_as_before)
+{
+    static dt_params_t prm;
+    static dt_world_t w;
+    char text[256];
+    dt_params_defaults(&prm);
+    dt_world_init(&w, &prm, "Us", -1, 6, 0);
+    vec2_t spot = dt_formation_kickoff(6, 0);
+    body_cycle(&w);
+    dt_cmd_t c;
+    dt_cmd_reset(&c);
+    dt_play_decide(&w, &c);
+    cr_expect_not_null(strstr(c.text, "(move "), "%s", c.text);
+    cr_expect_null(strstr(c.text, "change_view"), "%s", c.text);
+    prematch_cycle(&w, spot, NULL, text, sizeof text);
+    cr_expect_not_null(strstr(text, "(turn "), "the right side turns to the centre spot: %s", text);
+    prematch_cycle(&w, spot, "kick_off_l", text, sizeof text);
+    cr_expect_null(strstr(text, "change_view"), "%s", text);
 }
 
 Test(dt_skills, kick_power_for_a_wanted_speed)

@@ -139,6 +139,50 @@ void e2e_players_close(e2e_players_t *p)
     p->n = 0;
 }
 
+char *e2e_rcg_play(const char *path, size_t *len)
+{
+    size_t n = 0;
+    char *t = e2e_read_file(path, &n);
+    char *show = t ? strstr(t, "(show ") : NULL;
+    if (!show) {
+        free(t);
+        return NULL;
+    }
+    if (show > t && show[-1] != '\n') { /* a show that does not begin a line: no log */
+        free(t);
+        return NULL;
+    }
+    n -= (size_t)(show - t);
+    memmove(t, show, n + 1);
+    char *r = strstr(t, "(result ");
+    for (int i = 0; r && i < 12 && r[8 + i] >= '0' && r[8 + i] <= '9'; i++)
+        r[8 + i] = 'X';
+    if (len)
+        *len = n;
+    return t;
+}
+
+int e2e_text_same(const char *a, size_t la, const char *b, size_t lb, char *why, size_t len)
+{
+    if (la == lb && memcmp(a, b, la) == 0)
+        return 1;
+    size_t i = 0, line = 1, start = 0;
+    while (i < la && i < lb && a[i] == b[i]) {
+        if (a[i] == '\n') {
+            line++;
+            start = i + 1;
+        }
+        i++;
+    }
+    size_t from = i - start > 60 ? i - 60 : start;
+    const char *ea = memchr(a + from, '\n', la - from), *eb = memchr(b + from, '\n', lb - from);
+    int na = (int)((ea ? (size_t)(ea - a) : la) - from), nb = (int)((eb ? (size_t)(eb - b) : lb) - from);
+    snprintf(why, len, "line %zu differs from column %zu:\n  A: %.*s%s\n  B: %.*s%s", line,
+             i - start + 1, na > 200 ? 200 : na, a + from, na > 200 ? "..." : "",
+             nb > 200 ? 200 : nb, b + from, nb > 200 ? "..." : "");
+    return 0;
+}
+
 char *e2e_read_file(const char *path, size_t *len)
 {
     gzFile f = gzopen(path, "rb");

@@ -53,6 +53,14 @@ void e2e_players_close(e2e_players_t *p);
 
 /* Whole file into a malloc'ed NUL-terminated buffer (gzip decompressed); NULL if absent. */
 char *e2e_read_file(const char *path, size_t *len);
+/* What a game log says of the match itself: its text from the first "(show" on, with the
+ * start minute of its "(result YYYYMMDDHHMM ...)" note blanked to X (the one thing there
+ * that the wall clock decides; the head before the first show carries ports, folders and
+ * the start time). Malloc'ed and NUL-terminated, NULL if unreadable or without a show. */
+char *e2e_rcg_play(const char *path, size_t *len);
+/* 1 if a and b are the same bytes; else 0, and where they first differ into why (the line
+ * number and the start of that line in each, from the first differing column on). */
+int  e2e_text_same(const char *a, size_t la, const char *b, size_t lb, char *why, size_t len);
 /* pid of the running rcss-recorder of server s (0 if none). */
 pid_t e2e_recorder_pid(const e2e_server_t *s);
 /* "Simulator Random Seed: N" from the server's output; 0 if not found. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "e2e_logs.h"
 #include "e2e_tourn.h"
 
 int e2e_tourn_cmd(const char *const *args, const char *const *env, char *out, size_t len,
@@ -313,6 +314,45 @@ int e2e_tourn_schedule_of(const char *dir, char *out, size_t len)
 int e2e_tourn_scores_of(const char *dir, char *out, size_t len)
 {
     return per_match(dir, out, len, 1);
+}
+
+/* the game log of match id in dir (its result.json says where), into path */
+static int game_log_of(const char *dir, const char *id, char *path, size_t len)
+{
+    json_t *r = load_in(dir, id, "result.json");
+    const char *g = json_string_value(json_object_get(json_object_get(r, "logs"), "game"));
+    int rc = g ? 0 : -1;
+    snprintf(path, len, "%s", g ? g : "");
+    json_decref(r);
+    return rc;
+}
+
+int e2e_tourn_same_games(const char *a, const char *b, char *why, size_t len)
+{
+    static char ids[512][32], idb[512][32];
+    int n = match_ids(a, ids, 512), m = match_ids(b, idb, 512);
+    if (n != m || n <= 0) {
+        snprintf(why, len, "%d matches in %s, %d in %s", n, a, m, b);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char pa[1024], pb[1024], diff[1024];
+        size_t la = 0, lb = 0;
+        if (game_log_of(a, ids[i], pa, sizeof pa) < 0 || game_log_of(b, ids[i], pb, sizeof pb) < 0) {
+            snprintf(why, len, "%s: no game log in one of the result.json files", ids[i]);
+            return -1;
+        }
+        char *ta = e2e_rcg_play(pa, &la), *tb = e2e_rcg_play(pb, &lb);
+        int same = ta && tb && e2e_text_same(ta, la, tb, lb, diff, sizeof diff);
+        if (!same)
+            snprintf(why, len, "%s: %s and %s: %s", ids[i], pa, pb,
+                     ta && tb ? diff : "a game log without a show");
+        free(ta);
+        free(tb);
+        if (!same)
+            return -1;
+    }
+    return 0;
 }
 
 int e2e_tourn_standings_of(const char *dir, char *out, size_t len)

@@ -27,6 +27,10 @@ int  e2e_tourn_schedule_of(const char *dir, char *out, size_t len);
 int  e2e_tourn_standings_of(const char *dir, char *out, size_t len);
 /* The scores, "id l-r" per match, sorted. */
 int  e2e_tourn_scores_of(const char *dir, char *out, size_t len);
+/* Every match of dir a played the same game as in dir b: the same matches, and game logs
+ * the same from the first show on (e2e_rcg_play). 0, or -1 with the first match that
+ * differs and where in why. */
+int  e2e_tourn_same_games(const char *a, const char *b, char *why, size_t len);
 /* Total attempts in dir/jobs.json, -1 if unreadable. */
 int  e2e_tourn_attempts(const char *dir);
 

@@ -39,6 +39,7 @@ typedef struct dt_params {
     double stamina_max, visible_distance, max_moment, min_moment;
     double max_neck_ang, min_neck_ang, max_neck_moment, min_neck_moment;
     double catch_ban_cycle, goalie_max_moves, half_time, extra_stamina;
+    double synch_mode;        /* server_param synch_mode: 1 lock-step (think/done) */
     int    ntypes, pt_max, subs_max;
     dt_ptype_t type[DT_TYPES_MAX];
 } dt_params_t;
@@ -117,6 +118,9 @@ typedef struct dt_world {
     int     unum, goalie, type;
     int     tick;             /* sense_body count: one per server cycle */
     int     time;             /* the server's cycle number */
+    int     prematch;         /* 1 until the first kick-off (synch mode: dt_play.c) */
+    int     prematch_set;     /* synch mode: its move and narrow view were sent */
+    int     view_back;        /* synch mode: the first kick-off came, normal view again */
     dt_pm_t pm;
     char    pm_side;          /* 'l', 'r' or 0 */
     int     pm_ours;          /* we take the next kick (or we kick off) */

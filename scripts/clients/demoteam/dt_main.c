@@ -1,6 +1,8 @@
 /* dt_main.c -- rcss-demoteam: connects eleven players (the first as goalie) and the
  * online coach of one team, then runs them in one poll loop. Each player acts once per
- * cycle: in synch mode on (think), answered by (done); in real time right after the
+ * cycle: in synch mode (the server_param says so) on (think) only, answered by (done),
+ * from what the server sent it before that (think), never on a timer, so that the same
+ * seed plays the same match (dt_play.c, prematch); in real time right after the
  * cycle's see (synch-see, protocol 19), or ACT_DELAY_MS after the sense_body when no
  * see comes that cycle. With --start it also asks the server for each kick-off like a
  * monitor ((dispstart), until the server's auto_mode does it). It leaves a few cycles
@@ -54,15 +56,18 @@ static int connect_player(dt_team_t *t, dt_client_t *c, int goalie)
     if (c->fd < 0)
         return -1;
     dt_net_send(c->fd, &t->init, msg);
-    char side;
+    char side, mode[64] = "";
     int unum;
     if (dt_net_recv(c->fd, buf, sizeof buf, 3000, &c->srv) <= 0 ||
-        sscanf(buf, "(init %c %d", &side, &unum) != 2 || unum < 1 || unum > DT_PLAYERS) {
+        sscanf(buf, "(init %c %d %63[a-z_]", &side, &unum, mode) < 2 || unum < 1 ||
+        unum > DT_PLAYERS) {
         fprintf(stderr, "rcss-demoteam %s: no init reply (%s)\n", t->name, buf);
         return -1;
     }
     dt_params_defaults(&c->prm);
     dt_world_init(&c->w, &c->prm, t->name, side == 'l' ? 1 : -1, unum, goalie);
+    if (mode[0] && strcmp(mode, "before_kick_off") != 0)
+        dt_world_on_referee(&c->w, mode); /* joined a match under way */
     c->acted_tick = -1;
     return 0;
 }
@@ -123,6 +128,8 @@ static void on_message(dt_team_t *t, dt_client_t *c, const char *msg, size_t len
     } else if (!strncmp(msg, "(server_param", 13) || !strncmp(msg, "(player_param", 13) ||
                !strncmp(msg, "(player_type", 12)) {
         dt_parse_params(msg, len, &c->prm);
+        if (c->prm.synch_mode > 0)
+            c->synch = 1; /* act on (think) only, from the first cycle on */
     } else if (!strncmp(msg, "(error", 6) || !strncmp(msg, "(warning", 8)) {
         if (msg[1] == 'e')
             c->errors++;

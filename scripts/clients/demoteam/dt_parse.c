@@ -68,7 +68,7 @@ static const dt_pname_t server_names[] = {
     SP("maxneckang", max_neck_ang), SP("minneckang", min_neck_ang),
     SP("maxneckmoment", max_neck_moment), SP("minneckmoment", min_neck_moment),
     SP("catch_ban_cycle", catch_ban_cycle), SP("goalie_max_moves", goalie_max_moves),
-    SP("half_time", half_time),
+    SP("half_time", half_time), SP("synch_mode", synch_mode),
 };
 #define PT(n, f) { n, offsetof(dt_ptype_t, f) }
 static const dt_pname_t type_names[] = {

@@ -527,6 +527,26 @@ static void kickoff_place(dt_world_t *w, dt_cmd_t *c)
     dt_skill_turn_to(w, c, vec2(0.0, 0.0));
 }
 
+/* ---- synch mode, before the first kick-off --------------------------------------------- */
+/* In synch mode the server steps in real time until the first kick-off while the clients
+ * join (docs/protocol/player.md §11.3), so how many cycles a player spends waiting
+ * depends on when it joined, which the wall clock decides. Nothing done then may depend
+ * on that count, or two matches with the same seed part: one move to the kick-off place
+ * and a narrow view (a see every cycle, so that the phase of the sees at the kick-off
+ * does not depend on the cycle the player joined in: the normal view comes back at the
+ * kick-off, dt_world.c), then nothing: no turn (its noise would be drawn in the order the
+ * players got there), no neck scan (its phase would count the cycles), the same commands
+ * in every run, so that the counters the game log shows are the same too. */
+static void prematch(dt_world_t *w, dt_cmd_t *c)
+{
+    if (w->prematch_set)
+        return;
+    w->prematch_set = 1;
+    c->why = "prematch";
+    dt_cmd_move(w, c, dt_formation_kickoff(w->unum, kickoff_ours(w)));
+    dt_cmd_text(c, "(change_view narrow)");
+}
+
 /* ---- penalty shoot-out -------------------------------------------------------------- */
 static void penalty(dt_world_t *w, dt_cmd_t *c)
 {
@@ -549,6 +569,10 @@ static void penalty(dt_world_t *w, dt_cmd_t *c)
 
 void dt_play_decide(dt_world_t *w, dt_cmd_t *c)
 {
+    if (w->prematch && w->prm->synch_mode > 0 && w->pm == DT_PM_BEFORE_KICK_OFF) {
+        prematch(w, c);
+        return;
+    }
     switch (w->pm) {
     case DT_PM_BEFORE_KICK_OFF:
     case DT_PM_GOAL:
@@ -577,4 +601,8 @@ void dt_play_decide(dt_world_t *w, dt_cmd_t *c)
     }
     if (w->pm != DT_PM_TIME_OVER)
         dt_skill_look(w, c);
+    if (w->view_back) {
+        w->view_back = 0;
+        dt_cmd_text(c, "(change_view normal)");
+    }
 }

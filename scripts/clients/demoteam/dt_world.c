@@ -17,6 +17,7 @@ void dt_world_init(dt_world_t *w, const dt_params_t *prm, const char *team, int 
     w->unum = unum;
     w->goalie = goalie;
     w->pm = DT_PM_BEFORE_KICK_OFF;
+    w->prematch = 1;
     w->pos = vec2(-3.0 * unum, -37.0); /* off-pitch until moved (docs/protocol/player.md §1) */
     w->pos_age = DT_UNKNOWN;
     w->ball.age = DT_UNKNOWN;
@@ -277,6 +278,25 @@ void dt_world_on_see(dt_world_t *w, const dt_see_t *s)
 }
 
 /* ---- the referee ------------------------------------------------------------------ */
+/* The first kick-off in synch mode (dt_play.c, prematch): what the player knows of the
+ * others it learnt in the cycles it spent waiting, as many as the wall clock gave it
+ * while everyone joined; it starts afresh from the sees of the match (the ball lies on
+ * the centre spot, restart_place) with the normal view and the neck scan at its start,
+ * so that the same seed plays the same match however long it waited. */
+static void first_kick_off(dt_world_t *w)
+{
+    w->prematch = 0;
+    if (!(w->prm->synch_mode > 0))
+        return;
+    for (int i = 0; i <= DT_PLAYERS; i++) {
+        w->mate[i].age = w->opp[i].age = DT_UNKNOWN;
+        w->mate[i].goalie = w->opp[i].goalie = 0;
+    }
+    w->nanon = 0;
+    w->scan = 0;
+    w->view_back = w->prematch_set;
+}
+
 /* the side that takes the next kick: the named side for set plays, the other one for
  * infringements (docs/protocol/referee.md §1: the suffix names the offender) and after a goal */
 static int mode_ours(const dt_world_t *w, dt_pm_t pm, char side)
@@ -334,6 +354,8 @@ void dt_world_on_referee(dt_world_t *w, const char *text)
     dt_pm_t pm = dt_parse_playmode(text, &side);
     if (pm == DT_PM_OTHER)
         return;
+    if (w->prematch && pm != DT_PM_BEFORE_KICK_OFF)
+        first_kick_off(w);
     if (pm != DT_PM_FREE_KICK || !w->holding || side != us)
         w->holding = 0;
     w->pm = pm;

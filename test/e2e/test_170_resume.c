@@ -6,7 +6,9 @@
  * from its side, its number, its own generator and the trainer's see_global of that cycle
  * (move to a formation at a kick-off, chase the ball in pairs, kick it at the other goal,
  * otherwise keep a place that follows the ball), then (done). Same seed and same command
- * stream: the same match.
+ * stream: the same match; server::reproducible, so that how many steps the joins take
+ * before the kick-off (more on a loaded machine) and the order in which the players'
+ * datagrams reach the gateway within a cycle leave no trace.
  *
  *  - resume/two_runs_same_rcg: two uninterrupted matches write the same game log (the
  *    ground the next test stands on, on its own to tell a match that is not
@@ -321,7 +323,8 @@ static void play(run_t *r, const e2e_logdir_t *d, const int port[3], int kills)
     /* these ports replace the harness's (later arguments win) */
     const char *args[] = { "server::synch_mode=true", "server::synch_timeout=20000",
                            "server::coach_w_referee=true", "server::auto_mode=true",
-                           "server::random_seed=" SEED, a_half, "server::nr_extra_halfs=0",
+                           "server::random_seed=" SEED, "server::reproducible=true", a_half,
+                           "server::nr_extra_halfs=0",
                            "server::penalty_shoot_outs=false", "server::kick_off_wait=10",
                            "server::game_over_wait=10", "server::game_logging=true",
                            "server::text_logging=true", d->game_arg, d->text_arg, a_port,

@@ -23,7 +23,8 @@
 struct event_base;
 struct event;
 
-#define NGW_HEARTBEAT_MS  50        /* heartbeat / liveness timer */
+#define NGW_HEARTBEAT_MS  120       /* heartbeat / liveness: longer than a real-time cycle,
+                                       so the steps carry it (shm_gwloop.h) */
 #define NGW_ATTACH_WAIT_MS 5000     /* how long to wait for the sim's region */
 #define NGW_COACH_WAIT_NS 1000000000LL /* longest wait for the sim to apply a coach's record */
 #define NGW_THINK_DELAY_MS 50       /* synch mode, game time 0: (think) this long after

@@ -325,5 +325,8 @@ void ngw_cycle_wake(ngw_t *g)
                     cycle_step_cb, g);
     cycle_live(g);
     ngw_udp_batch_end();
+    uint64_t served = atomic_load_explicit(&g->self->last_step, memory_order_relaxed);
     atomic_store(&g->self->last_step, g->last_step);
+    if (g->last_step != served) /* monitorgw waits for the players to be served first */
+        shm_wake_send(&g->wake, SHM_WAKE_MGW);
 }

@@ -14,6 +14,10 @@ BINDIR=$(cd "${1:-build/bin}" && pwd)
 cycles=${2:-600}
 REF=${REF:-}
 NMON=${NMON:-50}
+# STALLS=0: the real-time figures only, not the see phases around stalls
+# VIEWERS=N: this server also serves N browser viewers of its own (server::http_port,
+# rcss-viewload reading the server-sent events) during the window
+VIEWERS=${VIEWERS:-0}
 . "$(dirname "$0")/bench-lib.sh"
 from=10
 to=$((from + cycles))
@@ -23,8 +27,10 @@ trap 'bench_stop; rm -rf "${works[@]}"' EXIT
 # a real-time server with an auto-mode kick-off and no logs; for this server, until its
 # netgw and monitorgw are up
 start_real_time() {
+    local http=()
+    [ "$1" = ours ] && [ "$VIEWERS" -gt 0 ] && http=(server::http_port=-1)
     bench_start "$1" "$2" "$3" server::auto_mode=true server::kick_off_wait=1 \
-        server::game_logging=false server::text_logging=false
+        server::game_logging=false server::text_logging=false "${http[@]}"
     if [ "$1" = ours ]; then
         for _ in $(seq 100); do
             [ "$(bench_gateway_pids | wc -w)" -ge 2 ] && break
@@ -34,7 +40,7 @@ start_real_time() {
 }
 
 clock_case() {
-    local kind=$1 label=$2 work port clock=""
+    local kind=$1 label=$2 work port clock="" viewload=""
     work=$(mktemp -d /tmp/rcss-bench-XXXXXX)
     works+=("$work")
     port=$(bench_free_ports)
@@ -48,6 +54,18 @@ clock_case() {
     "$BINDIR/rcss-benchplayers" "$port" 22 --period --from "$from" --to "$to" \
         $(bench_pids "$kind") >"$work/players.log" 2>&1 &
     bench_track "$!"
+    if [ "$kind" = ours ] && [ "$VIEWERS" -gt 0 ]; then
+        local http mgw=""
+        http=$(sed -n 's/.*READY .*http_port=\([0-9]*\).*/\1/p' "$work/server.log" | head -1)
+        for c in $(bench_gateway_pids); do
+            [ "$(cat "/proc/$c/comm" 2>/dev/null)" = rcss-monitorgw ] && mgw=$c
+        done
+        "$BINDIR/rcss-viewload" --url "http://127.0.0.1:$http/events" --viewers "$VIEWERS" \
+            --mode sse --seconds $((cycles / 10 + 5)) ${mgw:+--pids monitorgw=$mgw} \
+            >"$work/viewers.log" 2>&1 &
+        viewload=$!
+        bench_track "$viewload"
+    fi
     if [ "$kind" = ours ]; then
         for _ in $(seq 600); do grep -q "window start" "$work/players.log" 2>/dev/null && break; sleep 0.05; done
         "$BINDIR/rcss-clockbench" "/rcss-bench-$$-$port" "$cycles" >"$work/clock.log" 2>&1 &
@@ -60,6 +78,7 @@ clock_case() {
         sleep 0.1
     done
     [ -n "$clock" ] && { wait "$clock" 2>/dev/null || true; }
+    [ -n "$viewload" ] && { wait "$viewload" 2>/dev/null || true; }
     wait "$mon" 2>/dev/null || true
     bench_stop
     echo "-- $label"
@@ -76,6 +95,10 @@ clock_case() {
     fi
     grep -E "^  (cpu|client)" "$work/players.log"
     sed -n 's/^rcss-benchmon: \(.*frames.*\)/  \1/p' "$work/mon.log"
+    if [ "$kind" = ours ] && [ "$VIEWERS" -gt 0 ]; then
+        echo "  $VIEWERS browser viewers (monitorgw's own stream):"
+        sed 's/^/    /' "$work/viewers.log"
+    fi
 }
 
 # see phases when the server stalls: the same load plus a busy core; rcss-benchplayers
@@ -112,11 +135,15 @@ stall_case() {
     grep -E "^  (see phases|sees in place|  before)" "$work/players.log"
 }
 
-echo "== real time, 22 players and $NMON monitors, game cycles $from..$to"
+viewers_said=""
+[ "$VIEWERS" -gt 0 ] && viewers_said=" and $VIEWERS browser viewers"
+echo "== real time, 22 players and $NMON monitors$viewers_said, game cycles $from..$to"
 bench_machine
 clock_case ours "this server"
 [ -n "$REF" ] && clock_case ref "reference"
-echo "== see phases, 22 players, $NMON monitors, a busy core, the server stopped 5 x 60 ms"
-stall_case ours "this server"
-[ -n "$REF" ] && stall_case ref "reference"
+if [ "${STALLS:-1}" != 0 ]; then
+    echo "== see phases, 22 players, $NMON monitors, a busy core, the server stopped 5 x 60 ms"
+    stall_case ours "this server"
+    [ -n "$REF" ] && stall_case ref "reference"
+fi
 bench_machine

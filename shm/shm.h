@@ -99,6 +99,9 @@ void shm_lock_key_region(const char *name, char *key, size_t len);
 uint64_t shm_pid_start(pid_t pid);
 /* 1 if the sim named by a header (pid and start time) is still running. */
 int  shm_sim_alive(const shm_header_sh_t *hd);
+/* The same for a gateway that asks often: the first look opens a pidfd of the sim's
+ * process (checked as above), the later ones poll it; shm_gateway_leave closes it. */
+int  shm_sim_running(const shm_header_sh_t *hd);
 /* 1 if process pid runs (not a zombie) and, if want_start is not 0, started then (field
  * 22 of /proc/PID/stat: a reused pid is not taken for it). */
 int  shm_pid_running(pid_t pid, uint64_t want_start);

@@ -115,7 +115,7 @@ int shm_gateway_sim_alive(const shm_region_sh_t *r)
     int64_t now = shm_now_ns();
     if (r == seen && now - seen_ns < SHM_ALIVE_EVERY_NS)
         return 1;
-    if (!shm_sim_alive(&r->hdr)) {
+    if (!shm_sim_running(&r->hdr)) {
         if (r != seen)
             dead_since = 0;
         seen = r;

@@ -9,6 +9,7 @@
  * lock is never stale and needs no file. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,6 +175,44 @@ static int guard_same_object(const shm_handle_t *h)
     return same;
 }
 
+/* The sim's process as a pidfd (one per gateway process): it becomes readable when the
+ * process ends, so a look costs one poll() instead of reading /proc/PID/stat. Opened
+ * for the header's pid and start time, checked against /proc once after opening (a pid
+ * used again by another process before the open is not taken for the sim). */
+static struct {
+    int      fd;
+    pid_t    pid;
+    uint64_t start;
+} sim_fd = { -1, 0, 0 };
+
+static void sim_forget(void)
+{
+    if (sim_fd.fd >= 0)
+        close(sim_fd.fd);
+    sim_fd.fd = -1;
+}
+
+int shm_sim_running(const shm_header_sh_t *hd)
+{
+    pid_t pid = (pid_t)hd->sim_pid;
+    if (sim_fd.fd < 0 || sim_fd.pid != pid || sim_fd.start != hd->sim_start) {
+        sim_forget();
+        int fd = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+        if (fd < 0)
+            return shm_sim_alive(hd); /* no pidfd here: /proc each time */
+        if (!shm_sim_alive(hd)) {
+            close(fd);
+            return 0;
+        }
+        sim_fd.fd = fd;
+        sim_fd.pid = pid;
+        sim_fd.start = hd->sim_start;
+    }
+    struct pollfd p = { .fd = sim_fd.fd, .events = POLLIN };
+    int n = poll(&p, 1, 0);
+    return n == 0 || (n < 0 && shm_sim_alive(hd));
+}
+
 int shm_gateway_leave(shm_handle_t *h)
 {
     int removed = 0;
@@ -194,6 +234,7 @@ int shm_gateway_leave(shm_handle_t *h)
             close(lock);
         }
     }
+    sim_forget();
     shm_region_detach(h);
     return removed;
 }

@@ -9,6 +9,21 @@
 
 #include "shm_gwloop.h"
 
+/* the heartbeat and the caller's beat; 0, or -1 when the sim is gone (the loop ends) */
+static int gwloop_beat(shm_gwloop_t *l, int64_t now)
+{
+    l->last_beat_ns = now;
+    atomic_store(l->heartbeat, now);
+    if (l->on_beat(l->arg))
+        return 0;
+    l->sim_gone = 1;
+    event_base_loopbreak(l->base);
+    return -1;
+}
+
+/* A wake-up also carries the beat when one is due, and puts the timer a whole beat
+ * after it: while wake-ups come more often than the beat (the steps of a real-time
+ * match), the timer never fires and the process wakes once per thing to do. */
 static void gwloop_on_wake(evutil_socket_t fd, short what, void *arg)
 {
     shm_gwloop_t *l = arg;
@@ -20,18 +35,17 @@ static void gwloop_on_wake(evutil_socket_t fd, short what, void *arg)
         return;
     }
     l->on_wake(l->arg);
+    int64_t now = shm_now_ns();
+    if (now - l->last_beat_ns >= l->beat_ns && gwloop_beat(l, now) < 0)
+        return;
+    event_add(l->beat_ev, &l->beat_tv);
 }
 
 static void gwloop_on_beat(evutil_socket_t fd, short what, void *arg)
 {
-    shm_gwloop_t *l = arg;
     (void)fd;
     (void)what;
-    atomic_store(l->heartbeat, shm_now_ns());
-    if (!l->on_beat(l->arg)) {
-        l->sim_gone = 1;
-        event_base_loopbreak(l->base);
-    }
+    gwloop_beat(arg, shm_now_ns());
 }
 
 static void gwloop_on_signal(evutil_socket_t sig, short what, void *arg)
@@ -51,7 +65,9 @@ static int gwloop_events(shm_gwloop_t *l, struct event_base *base,
 {
     const int sigs[3] = { SIGTERM, SIGINT, SIGCHLD };
     int nsig = l->on_child ? 3 : 2;
-    struct timeval beat = { beat_ms / 1000, (beat_ms % 1000) * 1000 };
+    l->beat_tv = (struct timeval){ beat_ms / 1000, (beat_ms % 1000) * 1000 };
+    l->beat_ns = (int64_t)beat_ms * 1000000LL;
+    l->last_beat_ns = shm_now_ns();
 
     l->base = base;
     l->shutdown = shutdown;
@@ -60,7 +76,7 @@ static int gwloop_events(shm_gwloop_t *l, struct event_base *base,
     l->wake_ev = event_new(base, l->waker.fd, EV_READ | EV_PERSIST, gwloop_on_wake, l);
     l->beat_ev = event_new(base, -1, EV_PERSIST, gwloop_on_beat, l);
     if (!l->wake_ev || !l->beat_ev || event_add(l->wake_ev, NULL) < 0
-        || event_add(l->beat_ev, &beat) < 0)
+        || event_add(l->beat_ev, &l->beat_tv) < 0)
         return -1;
     for (int i = 0; i < nsig; i++) {
         l->sig_ev[i] = evsignal_new(base, sigs[i], gwloop_on_signal, l);

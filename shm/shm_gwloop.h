@@ -3,9 +3,10 @@
  * wake socket, or the cycle semaphore turned into an eventfd: shm_waker_t), a
  * heartbeat timer writing the process slot's heartbeat, and SIGTERM/SIGINT (and
  * SIGCHLD if asked) as events. A wake-up calls on_wake, unless the region's shutdown
- * flag is up: then the loop ends. Each beat calls on_beat, which says whether the sim
- * is still there; when it is gone the loop ends with sim_gone set. Never logs (the
- * caller says why it left). */
+ * flag is up: then the loop ends. Each beat (at least every beat_ms: a wake-up runs it
+ * when it is due, the timer when no wake-up came for beat_ms) writes the heartbeat and
+ * calls on_beat, which says whether the sim is still there; when it is gone the loop
+ * ends with sim_gone set. Never logs (the caller says why it left). */
 #ifndef RCSS_SHM_GWLOOP_H
 #define RCSS_SHM_GWLOOP_H
 
@@ -30,6 +31,8 @@ typedef struct shm_gwloop {
     shm_waker_t               waker;
     struct event             *wake_ev, *beat_ev, *sig_ev[3];
     struct evconnlistener    *listener;  /* shm_gwloop_listen's, or NULL */
+    struct timeval            beat_tv;
+    int64_t                   beat_ns, last_beat_ns;
     int                       sim_gone;  /* the loop ended: the sim is gone */
 } shm_gwloop_t;
 

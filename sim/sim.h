@@ -137,7 +137,8 @@ typedef struct sim_resume {
 /* the supervisor: the rcssserver a user starts, which runs the sim as its child and
  * starts a new one on the same match when it dies (sim_super.c) */
 #define SIM_EXIT_CRASH_LOOP   4    /* the sim kept dying: the match was given up */
-#define SIM_SUPER_POLL_MS     20   /* the supervisor's look at its children */
+#define SIM_SUPER_POLL_MS     20   /* the supervisor's look at its children without a
+                                      signalfd (it has one: it wakes only when told) */
 
 typedef struct sim {
     conf_t        conf;

@@ -15,10 +15,12 @@
  * can count). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@
 
 typedef struct super {
     int      fd;                  /* the pipe's reading end */
+    int      sfd;                 /* signalfd of the blocked signals, -1: poll them */
     char     line[SHM_NAME_LEN + 8];
     size_t   len;
     char     name[SHM_NAME_LEN];  /* the region, once the sim said it */
@@ -96,14 +99,31 @@ static void super_exit(sim_t *s, int rc)
     _exit(rc);
 }
 
+/* the next blocked signal (0 none): from the signalfd, which wakes the supervisor only
+ * when something happens (a child ended, a stop signal, a line on the pipe), or without
+ * one every SIM_SUPER_POLL_MS */
+static int super_next(super_t *u, const sigset_t *set)
+{
+    if (u->sfd < 0) {
+        struct timespec poll = { 0, SIM_SUPER_POLL_MS * 1000000L };
+        siginfo_t info;
+        int sig = sigtimedwait(set, &info, &poll);
+        return sig > 0 ? sig : 0;
+    }
+    struct signalfd_siginfo si;
+    if (read(u->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+        return (int)si.ssi_signo;
+    struct pollfd p[2] = { { .fd = u->sfd, .events = POLLIN }, { .fd = u->fd, .events = POLLIN } };
+    poll(p, 2, -1);
+    return read(u->sfd, &si, sizeof si) == (ssize_t)sizeof si ? (int)si.ssi_signo : 0;
+}
+
 /* wait for the sim to end, forwarding stop signals; its wait status */
 static int super_wait(super_t *u, pid_t sim, const sigset_t *set)
 {
-    struct timespec poll = { 0, SIM_SUPER_POLL_MS * 1000000L };
     int st = 0;
     for (;;) {
-        siginfo_t info;
-        int sig = sigtimedwait(set, &info, &poll);
+        int sig = super_next(u, set);
         if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             u->stop_sig = sig;
             kill(sim, sig);
@@ -137,6 +157,7 @@ int sim_super_run(sim_t *s)
     sigprocmask(SIG_BLOCK, &set, &old);
     signal(SIGPIPE, SIG_IGN);
     u.fd = fds[0];
+    u.sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
     pid_t super = getpid();
     int limit = conf_int(&s->conf, SP_resume_tries);
     for (;;) {
@@ -147,6 +168,8 @@ int sim_super_run(sim_t *s)
         }
         if (pid == 0) {
             close(fds[0]);
+            if (u.sfd >= 0)
+                close(u.sfd);
             sigprocmask(SIG_SETMASK, &old, NULL);
             prctl(PR_SET_PDEATHSIG, SIGKILL); /* killed with the supervisor: as kill -9 */
             if (getppid() != super)

@@ -40,6 +40,9 @@ struct evhttp;
 #define MGW_TILES          256    /* team-graphic tiles per side: 32 x 8 */
 #define MGW_TILES_EARLY    32     /* tiles per cycle and monitor before kick-off */
 #define MGW_TILES_LATE     8      /* and after */
+#define MGW_YIELD_NS       3000000LL /* longest a new step waits for the netgw processes to
+                                     serve their players first (a stalled one) */
+#define MGW_YIELD_STALE_NS 500000000LL /* a netgw whose heartbeat is older is not waited for */
 #define MGW_FD_RESERVE     64     /* descriptors kept free of monitors and viewers (event
                                      base, eventfd, logs, the http listener...) */
 
@@ -150,6 +153,10 @@ typedef struct mgw {
     int                 ver_count[MGW_NVER];
     shm_gwloop_t        loop;       /* cycle_sem posts, the MGW_POLL_MS beat, signals */
     uint64_t            last_step;
+    uint64_t            yield_step; /* the published step it waits on the players for */
+    int64_t             yield_ns;   /* since when */
+    struct event       *yield_ev;   /* its deadline */
+    uint64_t            yields, yield_timeouts; /* steps it waited for / gave up on */
     uint64_t            ev_cursor;
     shm_text_t          ev_text;    /* events in parts (SHM_EV_CONT) */
     shm_snapshot_sh_t   snap;

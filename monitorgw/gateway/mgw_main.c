@@ -124,8 +124,44 @@ static void live_world(mgw_t *g)
     forward_events(g);
 }
 
+/* Players first: a new step goes to monitors and viewers once every running netgw has
+ * served it to its players (its last_step; it wakes monitorgw then), so a thousand
+ * datagrams to monitors never queue before a player's sense_body on a busy machine. A
+ * netgw that has not done so within MGW_YIELD_NS (stalled, or gone without saying) is
+ * not waited for. 1: go on now. */
+static int players_served(mgw_t *g)
+{
+    uint64_t pub = atomic_load_explicit(&g->r->hdr.published, memory_order_acquire);
+    if (pub <= g->last_step)
+        return 1;
+    int64_t now = shm_now_ns();
+    for (uint32_t k = 0; k < g->r->hdr.n_gateways && k < SHM_MAX_GATEWAYS; k++) {
+        const shm_proc_sh_t *n = &g->r->netgw[k];
+        if (atomic_load(&n->state) != PROC_ST_RUNNING || atomic_load(&n->pid) <= 0
+            || now - atomic_load(&n->heartbeat_ns) > MGW_YIELD_STALE_NS
+            || atomic_load(&n->last_step) >= pub)
+            continue;
+        if (g->yield_step != pub) {
+            g->yield_step = pub;
+            g->yield_ns = now;
+            g->yields++;
+        }
+        if (now - g->yield_ns >= MGW_YIELD_NS) {
+            g->yield_timeouts++;
+            return 1;
+        }
+        struct timeval tv = { 0, (suseconds_t)((MGW_YIELD_NS - (now - g->yield_ns)) / 1000) };
+        event_add(g->yield_ev, &tv);
+        return 0;
+    }
+    return 1;
+}
+
 static void on_cycle(mgw_t *g)
 {
+    if (!players_served(g))
+        return;
+    event_del(g->yield_ev);
     live_world(g); /* what happened between the steps comes before the next step */
     shm_snap_follow(g->r, &g->last_step, MGW_MAX_BEHIND, &g->snap, &g->self->resets,
                     cycle_cb, g);
@@ -152,6 +188,13 @@ static void on_wake(void *arg)
     on_cycle(g);
 }
 
+static void on_yield_end(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    on_cycle(arg);
+}
+
 /* every MGW_POLL_MS (the loop's beat) */
 static int on_poll(void *arg)
 {
@@ -170,8 +213,24 @@ static int start_events(mgw_t *g)
     g->loop.on_wake = on_wake;
     g->loop.on_beat = on_poll;
     g->loop.arg = g;
+    g->yield_ev = evtimer_new(g->base, on_yield_end, g);
+    if (!g->yield_ev)
+        return -1;
     return shm_gwloop_start(&g->loop, g->base, g->r, SHM_WAKE_MGW, &g->self->heartbeat_ns,
                             MGW_POLL_MS);
+}
+
+/* monitors and viewers yield the CPU to the sim and the players' gateways: monitorgw
+ * runs server::monitorgw_nice (0-19) above the nice value it was started with */
+static void lower_priority(const conf_t *c)
+{
+    int inc = conf_int(c, SP_monitorgw_nice);
+    if (inc <= 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0 && setpriority(PRIO_PROCESS, 0, now + inc > 19 ? 19 : now + inc) < 0)
+        log_warn("cannot lower monitorgw's priority: %s", strerror(errno));
 }
 
 /* a monitor is one socket: take every descriptor the hard limit allows */
@@ -204,6 +263,7 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
         return -1;
     }
     raise_fd_limit();
+    lower_priority(&g->conf);
     mgw_peer_open_reply(g);
     atomic_store(&g->self->pid, (int32_t)getpid());
     atomic_store(&g->self->state, PROC_ST_RUNNING);
@@ -236,6 +296,8 @@ static void mgw_stop(mgw_t *g)
     uring_close(g->ring);
     g->ring = NULL;
     shm_gwloop_stop(&g->loop);
+    if (g->yield_ev)
+        event_free(g->yield_ev);
     mgw_http_stop(g);
     mgw_peer_close_all(g, 0);
     if (g->base)

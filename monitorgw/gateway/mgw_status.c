@@ -260,6 +260,10 @@ static json_t *status_json(const mgw_t *g)
     json_object_set_new(o, "clients", clients_json(g));
     json_object_set_new(o, "monitors", json_integer(atomic_load(&r->montab.count)));
     json_object_set_new(o, "viewers", json_integer(mgw_http_viewers(g)));
+    /* steps that waited for the players to be served first, and waits that ran out */
+    json_object_set_new(o, "players_first", json_pack("{s:I, s:I}", "waits",
+                                                      (json_int_t)g->yields, "timeouts",
+                                                      (json_int_t)g->yield_timeouts));
     json_object_set_new(o, "cycle", cycle_json(u));
     json_object_set_new(o, "misses", json_integer((json_int_t)u->misses));
     json_object_set_new(o, "drops", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",

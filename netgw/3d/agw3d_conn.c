@@ -347,7 +347,13 @@ static void on_read_spades(struct bufferevent *bev, void *arg)
 static void on_event(struct bufferevent *bev, short what, void *arg)
 {
     agw3d_conn_t *c = arg;
-    (void)bev;
+    if (c->bin && bev == c->bev && (what & BEV_EVENT_ERROR)) {
+        /* a SPADES agent's pipe to read closed: what it wrote is still read (and told if
+         * it ends in the middle of a message) up to the end of its other pipe */
+        log_debug("SPADES agent pid %d: it reads no more", (int)c->pid);
+        bufferevent_disable(c->bev, EV_WRITE);
+        return;
+    }
     if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
         if (c->bin) {
             struct evbuffer *in = bufferevent_get_input(c->bin);
@@ -467,7 +473,7 @@ int agw3d_conn_open_spades(agw3d_t *g, int fd_in, int fd_out, pid_t pid)
 
 void agw3d_conn_bye(agw3d_t *g)
 {
-    for (int k = 0; k < SHM3D_MAX_AGENTS + g->npend; k++) {
+    for (int k = 0; k < SHM3D_MAX_AGENTS + (g->pend ? g->npend : 0); k++) {
         agw3d_conn_t *c = k < SHM3D_MAX_AGENTS ? &g->conn[k] : &g->pend[k - SHM3D_MAX_AGENTS];
         if (!c->used || c->framing != AGW3D_FRAMING_SPADES)
             continue;

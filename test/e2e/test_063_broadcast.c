@@ -17,6 +17,9 @@
  *     rcss-viewload --cpus), standing in for the other hosts they run on in a
  *     deployment, and the server has the others (on a one-core machine everything
  *     shares it).
+ * And the publisher's failures: three more URLs, a closed port, a location answering 403
+ * and a listener that never answers, are "down" in /status with what failed (one log
+ * line each), while the tier keeps getting every frame.
  * Skipped only when nginx, its nchan module or redis-server is not installed
  * (scripts/install-deps.sh installs them). */
 #include <criterion/criterion.h>
@@ -28,6 +31,9 @@
 #include <sys/wait.h>
 #include <poll.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "e2e.h"
 #include "e2e_http.h"
@@ -87,6 +93,19 @@ static void env_value(const char *env, const char *name, char *out, size_t len)
         p++;
     size_t n = strcspn(p, "\"\n");
     snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+}
+
+/* a TCP port on 127.0.0.1 that nobody listens on (bound, then closed) */
+static int closed_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    socklen_t l = sizeof a;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0
+              && getsockname(fd, (struct sockaddr *)&a, &l) == 0);
+    close(fd);
+    return ntohs(a.sin_port);
 }
 
 static int url_port(const char *url)
@@ -239,9 +258,20 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     cr_assert(port1 > 0 && port2 > 0 && port1 != port2, "%s", events);
     const char *path = strstr(ev1 + 7, "/");
 
-    /* the server, publishing to node 1 */
-    char bc[300];
-    snprintf(bc, sizeof bc, "server::broadcast_url=%s", publish);
+    /* the server, publishing to node 1, and to three URLs that fail: a port nobody
+     * listens on, a location of the node that answers 403, and a listener that never
+     * answers (the test's own socket, never accepted) */
+    int mute = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in ma = { .sin_family = AF_INET };
+    socklen_t ml = sizeof ma;
+    ma.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert(mute >= 0 && bind(mute, (struct sockaddr *)&ma, sizeof ma) == 0
+              && listen(mute, 4) == 0 && getsockname(mute, (struct sockaddr *)&ma, &ml) == 0);
+    int closed = closed_port();
+    char bc[900];
+    snprintf(bc, sizeof bc, "server::broadcast_url=%s,http://127.0.0.1:%d/pub/live,"
+             "http://127.0.0.1:%d/match/live/cmd,http://127.0.0.1:%d/pub/live", publish,
+             closed, url_port(publish), ntohs(ma.sin_port));
     const char *args[] = { "server::port=0", "server::coach_port=0", "server::olcoach_port=0",
                            "server::http_port=-1", bc, NULL };
     e2e_srv_t srv;
@@ -252,6 +282,40 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
            && e2e_now_ms() < until)
         usleep(100000);
     cr_assert_str_eq(state, "up");
+
+    /* the failing URLs are down, with what failed, and cost nothing else */
+    until = e2e_now_ms() + 8000;
+    json_t *bcs = NULL;
+    for (;;) {
+        json_t *s = status(srv.http_port);
+        bcs = json_incref(json_object_get(s, "broadcast"));
+        json_decref(s);
+        int down = 0;
+        for (int i = 1; i < 4; i++)
+            down += strcmp(json_string_value(json_object_get(json_array_get(bcs, (size_t)i),
+                                                             "state")), "down") == 0
+                 && json_integer_value(json_object_get(json_array_get(bcs, (size_t)i),
+                                                       "failures")) > 0;
+        if (down == 3 || e2e_now_ms() > until)
+            break;
+        json_decref(bcs);
+        usleep(200000);
+    }
+    cr_assert_eq(json_array_size(bcs), 4);
+    const char *why[4];
+    for (int i = 0; i < 4; i++) {
+        json_t *b = json_array_get(bcs, (size_t)i);
+        why[i] = json_string_value(json_object_get(b, "last_error"));
+        cr_expect_str_eq(json_string_value(json_object_get(b, "state")), i ? "down" : "up",
+                         "URL %d: %s", i, why[i]);
+    }
+    cr_expect(strstr(why[1], "no answer"), "%s", why[1]);
+    cr_expect(strstr(why[2], "HTTP 403"), "%s", why[2]);
+    cr_expect(strstr(why[3], "no answer"), "%s", why[3]);
+    json_decref(bcs);
+    char log[65536];
+    e2e_srv_output(&srv, log, sizeof log);
+    cr_expect(strstr(log, "broadcast: cannot publish to http://127.0.0.1:"), "%s", log);
 
     /* the page from a node: the same page, which opens "events" next to itself */
     char page1[300], body[65536];
@@ -320,4 +384,5 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     cr_expect_gt(published, 100);
     cr_expect_eq(e2e_srv_stop(&srv), 0);
     e2e_srv_clean(&srv);
+    close(mute);
 }

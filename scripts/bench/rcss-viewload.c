@@ -11,8 +11,12 @@
  * Last-Event-ID of the last frame it got.
  *
  * usage: rcss-viewload --url URL[,URL...] --viewers N [--mode sse|ws|mix] [--seconds S]
- *                      [--pids [NAME=]PID,...] [--ramp-ms MS] [--cpus LIST] [--json]
+ *                      [--pids [NAME=]PID,...] [--ramp-ms MS] [--cpus LIST] [--json|--row]
  * --cpus 1 or 2-3,5 keeps it on those cores (sched_setaffinity), away from the server's.
+ * --row prints the figures as one line of a table (scripts/bench-viewers.sh; --row-head
+ * its head): the CPU summed per process name, the CPU of every listed process but
+ * monitorgw and of rcss-viewload itself per viewer and second (us), and "ok" when every
+ * viewer got at least 98 % of 10 frames a second.
  * URL is http://HOST:PORT/PATH; viewer i takes URL i mod the count; mix makes every
  * second viewer a WebSocket. Exit status 0 when it measured (whatever the figures), 1 when
  * it could not start, 2 on a usage error. */
@@ -84,7 +88,7 @@ static struct {
     int                mode;        /* 0 sse, 1 ws, 2 mix */
     double             seconds;
     int                ramp_ms;
-    int                json;
+    int                json, row;
     pidcpu_t           pid[VL_MAX_PIDS];
     int                npid;
     double             self0, self1;
@@ -457,6 +461,28 @@ static void report(void)
         fmin = 0;
     double fmean = L.n ? (double)fsum / L.n : 0;
     double p50 = lat_quantile(0.50), p99 = lat_quantile(0.99);
+    if (L.row) {
+        double nginx = 0, redis = 0, mgw = 0, others = 0;
+        for (int i = 0; i < L.npid; i++) {
+            const pidcpu_t *p = &L.pid[i];
+            double pc = p->t0 >= 0 && p->t1 >= 0 ? (p->t1 - p->t0) / secs * 100 : 0;
+            if (strcmp(p->name, "nginx") == 0)
+                nginx += pc;
+            else if (strcmp(p->name, "redis-server") == 0)
+                redis += pc;
+            else if (strcmp(p->name, "monitorgw") == 0 || strcmp(p->name, "rcss-monitorgw") == 0)
+                mgw += pc;
+            else
+                others += pc;
+        }
+        double self = (L.self1 - L.self0) / secs * 100;
+        double fps_min = secs > 0 ? fmin / secs : 0;
+        printf("%8d %9.2f %9.2f %9.1f %9.1f %9.1f %7.0f%% %6.1f%% %6.1f%% %6.0f%% %11.1f  %s\n",
+               L.n, fps_min, secs > 0 ? fmean / secs : 0.0, p50, p99, L.lat_max_ms, nginx,
+               redis, mgw, self, (nginx + redis + others + self) / 100 * 1e6 / L.n,
+               with == L.n && fps_min >= 9.8 ? "ok" : "-");
+        return;
+    }
     if (L.json) {
         json_t *cpu = json_array();
         for (int i = 0; i < L.npid; i++) {
@@ -516,7 +542,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: rcss-viewload --url URL[,URL...] --viewers N [--mode sse|ws|mix] "
                     "[--seconds S] [--pids [NAME=]PID,...] [--ramp-ms MS] [--cpus LIST] "
-                    "[--json]\n");
+                    "[--json|--row]\n       rcss-viewload --row-head\n");
     exit(2);
 }
 
@@ -590,9 +616,16 @@ int main(int argc, char **argv)
     L.ramp_ms = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--json") == 0) {
-            L.json = 1;
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--row") == 0) {
+            L.json = a[2] == 'j';
+            L.row = a[2] == 'r';
             continue;
+        }
+        if (strcmp(a, "--row-head") == 0) {
+            printf("%8s %9s %9s %9s %9s %9s %8s %7s %7s %7s %11s\n", "viewers", "fps min",
+                   "fps mean", "lat p50", "lat p99", "lat max", "nginx", "redis", "mgw",
+                   "load", "us/viewer/s");
+            return 0;
         }
         if (!val)
             usage();

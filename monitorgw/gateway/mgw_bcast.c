@@ -244,11 +244,8 @@ void mgw_bcast_frame(mgw_t *g, const char *json, size_t len)
     f->refs = 1;
     f->len = len;
     memcpy(f->data, json, len);
-    if (b->kept) { /* replaced by a newer one before its time came */
-        for (int i = 0; i < b->n; i++)
-            b->t[i].dropped++;
-        frame_unref(b->kept);
-    }
+    frame_unref(b->kept); /* one that came sooner is replaced: the rate limit, as for
+                             monitorgw's own viewers (not counted as dropped) */
     b->kept = f;
     int64_t wait = b->last_ms + SSE_LIVE_FRAME_MS - mono_ns() / 1000000;
     if (wait <= 0) {

@@ -9,17 +9,17 @@
  *   - rcss-viewload opens 10,000 viewers, half server-sent events and half WebSocket,
  *     spread over both nodes: every one connects and gets frames;
  *   - the sim's publish timing does not move: the p99 of how far each cycle's publish
- *     strays from its period (the publish instants the sim stamps into the snapshots of
- *     its region, as rcss-clockbench reads them) over 50 cycles while the 10,000 viewers
- *     watch is within 10 ms (one poll of the sim's timer grid) of the same figure over 50 cycles before, the tier running
- *     and publishing but nobody watching. The tier, the viewers and the server share
- *     one machine here: the tier and the viewers are kept on its last core (taskset,
- *     rcss-viewload --cpus), standing in for the other hosts they run on in a
- *     deployment, and the server has the others (on a one-core machine everything
- *     shares it).
+ *     strays from its period (the publish instants the sim stamps into the snapshots
+ *     of its region, as rcss-clockbench reads them) over 50 cycles while the 10,000
+ *     viewers watch is within 10 ms (one poll of the sim's timer grid) of the same
+ *     figure over 50 cycles before, the tier running and publishing but nobody
+ *     watching. The tier, the viewers and the server share one machine here: the tier
+ *     and the viewers are kept on its last core (taskset, rcss-viewload --cpus),
+ *     standing in for the other hosts they run on in a deployment; the server is not
+ *     pinned (on a one-core machine everything shares that core).
  * And the publisher's failures: three more URLs, a closed port, a location answering 403
- * and a listener that never answers, are "down" in /status with what failed (one log
- * line each), while the tier keeps getting every frame.
+ * and a listener that never answers, are "down" in /status with what failed (a log line
+ * says so), while the URL of node 1 stays "up" and publishing.
  * Skipped only when nginx, its nchan module or redis-server is not installed
  * (scripts/install-deps.sh installs them). */
 #include <criterion/criterion.h>

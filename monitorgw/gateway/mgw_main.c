@@ -222,6 +222,8 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
     rc = mgw_http_start(g);
     if (rc < 0)
         return rc;
+    if (mgw_bcast_start(g) < 0)
+        return -1;
     g->ring = uring_open(1024, err, sizeof err);
     if (g->ring)
         log_debug("frames through io_uring");
@@ -236,6 +238,7 @@ static void mgw_stop(mgw_t *g)
     uring_close(g->ring);
     g->ring = NULL;
     shm_gwloop_stop(&g->loop);
+    mgw_bcast_stop(g);
     mgw_http_stop(g);
     mgw_peer_close_all(g, 0);
     if (g->base)

@@ -268,6 +268,7 @@ bench: deps
 	REF='$(REF)' scripts/bench-synch.sh $(BUILD)/bin
 	REF='$(REF)' scripts/bench-clock.sh $(BUILD)/bin
 	scripts/bench-monitors.sh $(BUILD)/bin
+	scripts/bench-viewers.sh $(BUILD)/bin
 
 # libFuzzer targets: the libraries are rebuilt with clang and fuzzer instrumentation in
 # $(BUILD)-fuzz; each test/fuzz/fuzz_*.c links against them (only what it uses is pulled).

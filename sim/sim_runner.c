@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim.h"
+#include "bcast_url.h"
 #include "conf_cli.h"
 #include "log.h"
 #include "logpath.h"
@@ -96,6 +97,12 @@ static int check_params(sim_t *s)
     int h = conf_int(c, SP_http_port);
     if (h < -1 || h > 65535) {
         fprintf(stderr, "server::http_port must be -1 (a free port), 0 (off) or 1..65535\n");
+        return -1;
+    }
+    bcast_url_t urls[BCAST_URL_MAX];
+    char err[300];
+    if (bcast_url_parse(conf_str(c, SP_broadcast_url), urls, BCAST_URL_MAX, err, sizeof err) < 0) {
+        fprintf(stderr, "server::broadcast_url: %s\n", err);
         return -1;
     }
     return 0;

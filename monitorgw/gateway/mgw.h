@@ -8,6 +8,7 @@
  * mgw_http.c    the browser page of a live match (served by web/sse.c, shared with the
  *               log player): parameters, operator commands
  * mgw_status.c  the runner endpoints of that server: /status, /metrics, /match/events
+ * mgw_bcast.c   the publisher of the broadcast tier (server::broadcast_url)
  * mgw_main.c    startup and the event loop */
 #ifndef RCSS_MGW_H
 #define RCSS_MGW_H
@@ -28,6 +29,8 @@ struct event;
 struct sse;
 struct mgw_status;
 struct evhttp;
+struct mgw_bcast;
+struct json_t;
 
 #define MGW_POLL_MS        50     /* hand-over rings (a fallback: netgw wakes monitorgw at
                                      once) and heartbeat */
@@ -178,6 +181,8 @@ typedef struct mgw {
                                        a refusal never needs a descriptor we lack) */
     int                 full_said;  /* "no room for more monitors" logged (until room) */
     struct mgw_status  *status;     /* runner endpoints (mgw_status.c), NULL without http */
+    struct mgw_bcast   *bcast;      /* the broadcast tier's publisher, NULL without one */
+    char               *vframe;     /* the viewers' frame: the JSON show and its stamp */
 } mgw_t;
 
 int  mgw_init_buffers(mgw_t *g);
@@ -250,6 +255,18 @@ static inline uint64_t mgw_http_skipped(const mgw_t *g)
 {
     return g->http ? sse_skipped(g->http) : 0;
 }
+
+/* ---- mgw_bcast.c ---- */
+/* Start publishing to server::broadcast_url (nothing if ""). 0, or -1 out of memory. */
+int  mgw_bcast_start(mgw_t *g);
+void mgw_bcast_stop(mgw_t *g);
+/* A stamped frame (the viewers' JSON) to every URL of the tier. */
+void mgw_bcast_frame(mgw_t *g, const char *json, size_t len);
+/* /status "broadcast": one object per URL (url, state, published, dropped, failures,
+ * queued, in_flight, last_ms, last_error); an empty array without a tier */
+struct json_t *mgw_bcast_json(const mgw_t *g);
+/* frames published and dropped over every URL */
+void mgw_bcast_totals(const mgw_t *g, uint64_t *published, uint64_t *dropped);
 
 /* ---- mgw_status.c ---- */
 /* The http port to bind for server::http_port = port: -1 is any free port, or the one

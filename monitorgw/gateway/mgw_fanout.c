@@ -1,7 +1,9 @@
 /* mgw_fanout.c -- what every monitor gets: each show frame and message is encoded once
  * per protocol version in use (and compressed once per zlib level in use), and the same
  * bytes go to every monitor of that version with one non-blocking send each: a monitor
- * whose socket buffer is full loses that datagram (counted), nobody waits for it. Also
+ * whose socket buffer is full loses that datagram (counted), nobody waits for it. The
+ * JSON form, stamped with the sim's publish number and time (common/frame_stamp.h), goes
+ * to the browser viewers (mgw_http.c) and the broadcast tier (mgw_bcast.c). Also
  * the init block (one sendmmsg) and the team-graphic tiles, pushed a few per cycle so
  * that late monitors get every tile. */
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include "frame_stamp.h"
 #include "log.h"
 #include "mgw.h"
 #include "playmode.h"
@@ -16,6 +19,8 @@
 
 int mgw_init_buffers(mgw_t *g)
 {
+    if (!(g->vframe = malloc(MGW_FRAME_MAX + FRAME_STAMP_MAX)))
+        return -1;
     for (int v = 0; v < MGW_NVER; v++) {
         g->fbuf[v] = malloc(MGW_FRAME_MAX);
         if (!g->fbuf[v])
@@ -26,6 +31,8 @@ int mgw_init_buffers(mgw_t *g)
 
 void mgw_free_buffers(mgw_t *g)
 {
+    free(g->vframe);
+    g->vframe = NULL;
     for (int v = 0; v < MGW_NVER; v++) {
         free(g->fbuf[v]);
         free(g->init_data[v]);
@@ -132,11 +139,17 @@ void mgw_fanout_show(mgw_t *g)
     memset(&f, 0, sizeof f);
     f.enc = enc_show;
     mgw_fset_broadcast(g, &f);
-    if (g->http && mgw_http_viewers(g) >= 0) {
+    if (g->http || g->bcast) { /* browser viewers, here and beyond (the tier) */
         const void *d;
         int n = mgw_fset_get(g, &f, -1, -1, &d);
-        if (n > 1)
-            mgw_http_frame(g, d, (size_t)n - 1);
+        int m = n > 1 ? frame_stamp_write(d, (size_t)n - 1, g->snap.step,
+                                          frame_stamp_wall_us(g->snap.publish_ns), g->vframe,
+                                          MGW_FRAME_MAX + FRAME_STAMP_MAX)
+                      : -1;
+        if (m > 0 && g->http)
+            mgw_http_frame(g, g->vframe, (size_t)m);
+        if (m > 0)
+            mgw_bcast_frame(g, g->vframe, (size_t)m);
     }
     g->frames++;
     if (g->ntiles == 0)

@@ -282,6 +282,8 @@ static int mgw_start(mgw_t *g, const char *name, uint64_t instance)
     rc = mgw_http_start(g);
     if (rc < 0)
         return rc;
+    if (mgw_bcast_start(g) < 0)
+        return -1;
     g->ring = uring_open(1024, err, sizeof err);
     if (g->ring)
         log_debug("frames through io_uring");
@@ -298,6 +300,7 @@ static void mgw_stop(mgw_t *g)
     shm_gwloop_stop(&g->loop);
     if (g->yield_ev)
         event_free(g->yield_ev);
+    mgw_bcast_stop(g);
     mgw_http_stop(g);
     mgw_peer_close_all(g, 0);
     if (g->base)

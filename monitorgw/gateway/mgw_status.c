@@ -1,7 +1,8 @@
 /* mgw_status.c -- the runner endpoints of monitorgw's HTTP server (server::http_port;
  * -1 = a free port, reported in the region for the sim's ready line and kept across a
  * monitorgw restart): GET /status (JSON: match, clients with their connection and
- * synch-mode miss counts, monitors, cycle metrics, drops, gateways), GET /metrics (the
+ * synch-mode miss counts, monitors, cycle metrics, drops, the broadcast tier's publisher,
+ * gateways), GET /metrics (the
  * same numbers in the Prometheus text format) and GET /match/events, the sim's runner
  * events (start, connect, playmode, goal, card, half, reset, end) as server-sent events
  * with ids, so a client reconnecting with Last-Event-ID gets what it missed (the last
@@ -274,6 +275,7 @@ static json_t *status_json(const mgw_t *g)
                                               (json_int_t)d.events, "recorder_snapshots",
                                               (json_int_t)d.rec_snaps, "recorder_events",
                                               (json_int_t)d.rec_events));
+    json_object_set_new(o, "broadcast", mgw_bcast_json(g));
     json_object_set_new(o, "gateways", gateways_json(g));
     json_object_set_new(o, "sim", json_pack("{s:i, s:i, s:i}", "pid", (int)r->hdr.sim_pid,
                                             "supervisor_pid", (int)r->hdr.super_pid,
@@ -420,6 +422,13 @@ static void on_metrics(struct evhttp_request *req, void *arg)
                         (unsigned long long)d.monitor, (unsigned long long)d.viewer,
                         (unsigned long long)d.events, (unsigned long long)d.rec_snaps,
                         (unsigned long long)d.rec_events);
+    uint64_t bc_pub, bc_drop;
+    mgw_bcast_totals(g, &bc_pub, &bc_drop);
+    metric(b, "rcss_broadcast_frames_total", "counter",
+           "Frames published to the broadcast tier (every URL), and dropped.");
+    evbuffer_add_printf(b, "rcss_broadcast_frames_total{result=\"published\"} %llu\n"
+                        "rcss_broadcast_frames_total{result=\"dropped\"} %llu\n",
+                        (unsigned long long)bc_pub, (unsigned long long)bc_drop);
     reply(req, "text/plain; version=0.0.4; charset=utf-8", b);
     evbuffer_free(b);
 }

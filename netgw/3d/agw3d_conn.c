@@ -9,9 +9,15 @@
  * effectors into the slot's command ring, (syn) into the slot's done_step, and each
  * robot's perception on sense steps. A connection that closes frees its slot (the sim
  * removes the robot); a reused slot gets a new generation, so records of the old
- * connection still in the ring are dropped by the sim. */
+ * connection still in the ring are dropped by the sim. A SPADES agent (started from
+ * the list with framing=spades) talks over two pipes in the 2004 ComServer's framing
+ * (agw3d_spades.c): its A messages are the effector messages above, its D the (syn); it
+ * is sent a sensation (its perception, empty before it has a robot) on each sense step
+ * once it said I and when it is not still thinking, errors go into its next sensation,
+ * and X at the end. A frame it may not send closes it. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,7 +37,7 @@ agw3d_conn_t *agw3d_conn_by_slot(agw3d_t *g, int slot, uint32_t generation)
     return c->used && c->generation == generation ? c : NULL;
 }
 
-int agw3d_conn_send(agw3d_conn_t *c, const char *text, size_t len)
+static int send_frame(agw3d_conn_t *c, const char *text, size_t len)
 {
     struct evbuffer *out = bufferevent_get_output(c->bev);
     if (evbuffer_get_length(out) > AGW3D_OUT_MAX)
@@ -40,6 +46,20 @@ int agw3d_conn_send(agw3d_conn_t *c, const char *text, size_t len)
     frame_put_len(hdr, (uint32_t)len);
     evbuffer_add(out, hdr, FRAME_HDR);
     evbuffer_add(out, text, len);
+    return 0;
+}
+
+int agw3d_conn_send(agw3d_conn_t *c, const char *text, size_t len)
+{
+    if (c->framing != AGW3D_FRAMING_SPADES)
+        return send_frame(c, text, len);
+    /* the SPADES framing has no message for it: it goes with the next sensation */
+    if (c->sp_elen + len > sizeof c->sp_err) {
+        log_debug("agent pid %d: '%.*s' not told (errors queued)", (int)c->pid, (int)len, text);
+        return -1;
+    }
+    memcpy(c->sp_err + c->sp_elen, text, len);
+    c->sp_elen += len;
     return 0;
 }
 
@@ -110,13 +130,17 @@ static int free_slot(agw3d_t *g)
 
 static void refuse_full(agw3d_t *g, agw3d_conn_t *c)
 {
-    static const char full[] = "(error server_full)";
+    /* a SPADES agent is told to exit: its framing has no error message */
+    static const char full[] = "(error server_full)", bye[] = "X";
+    int spades = c->framing == AGW3D_FRAMING_SPADES;
+    const char *text = spades ? bye : full;
+    size_t len = spades ? sizeof bye - 1 : sizeof full - 1;
     log_warn("agent refused: every slot is taken");
     /* written straight to the socket before the close (best effort) */
     int fd = (int)bufferevent_getfd(c->bev);
     uint8_t hdr[FRAME_HDR];
-    frame_put_len(hdr, sizeof full - 1);
-    if (write(fd, hdr, FRAME_HDR) != FRAME_HDR || write(fd, full, sizeof full - 1) < 0)
+    frame_put_len(hdr, (uint32_t)len);
+    if (write(fd, hdr, FRAME_HDR) != FRAME_HDR || write(fd, text, len) < 0)
         log_debug("server_full reply not sent: %s", strerror(errno));
     agw3d_conn_close(g, c);
 }
@@ -143,6 +167,8 @@ static agw3d_conn_t *take_slot(agw3d_t *g, agw3d_conn_t *c, int slot)
     atomic_store_explicit(&a->generation, n->generation, memory_order_release);
     atomic_store_explicit(&a->state, SHM3D_AGENT_ACTIVE, memory_order_release);
     bufferevent_setcb(n->bev, NULL, NULL, NULL, NULL); /* set again by the caller */
+    if (n->bin)
+        bufferevent_setcb(n->bin, NULL, NULL, NULL, NULL);
     log_debug("agent slot %d: %s connection (generation %u)", slot,
               n->kind == SHM3D_KIND_PIPE ? "pipe" : "TCP", (unsigned)n->generation);
     return n;
@@ -150,7 +176,19 @@ static agw3d_conn_t *take_slot(agw3d_t *g, agw3d_conn_t *c, int slot)
 
 static void push_record(agw3d_t *g, agw3d_conn_t *c, const shm3d_cmd_sh_t *rec);
 static void on_read(struct bufferevent *bev, void *arg);
+static void on_read_spades(struct bufferevent *bev, void *arg);
 static void on_event(struct bufferevent *bev, short what, void *arg);
+
+/* the callbacks of c's bufferevents, with c (where it is now) as their argument */
+static void set_callbacks(agw3d_conn_t *c)
+{
+    if (c->bin) {
+        bufferevent_setcb(c->bin, on_read_spades, NULL, on_event, c);
+        bufferevent_setcb(c->bev, NULL, NULL, on_event, c);
+    } else {
+        bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
+    }
+}
 
 /* the connection to go on with (moved into its slot), or NULL if it was closed */
 static agw3d_conn_t *pending_message(agw3d_t *g, agw3d_conn_t *c, const char *text, size_t len)
@@ -185,7 +223,7 @@ static agw3d_conn_t *pending_message(agw3d_t *g, agw3d_conn_t *c, const char *te
     }
     int created = c->created;
     agw3d_conn_t *n = take_slot(g, c, slot);
-    bufferevent_setcb(n->bev, on_read, NULL, on_event, n);
+    set_callbacks(n);
     g->r->agent[slot].last_recv_ns = shm_now_ns();
     if (created) {
         shm3d_cmd_sh_t cr;
@@ -247,11 +285,84 @@ static void on_read(struct bufferevent *bev, void *arg)
     }
 }
 
+/* ---- messages of a SPADES agent ------------------------------------------------------ */
+static agw3d_conn_t *spades_message(agw3d_t *g, agw3d_conn_t *c, char type, const char *data,
+                                    size_t len)
+{
+    if (type == 'A')
+        return conn_message(g, c, data, len);
+    if (type == 'I') {
+        if (c->sp_state == AGW3D_SP_STARTING)
+            c->sp_state = AGW3D_SP_READY;
+        return c;
+    }
+    /* D: done thinking, the (syn) of its sensation */
+    if (c->sp_state == AGW3D_SP_THINKING)
+        c->sp_state = AGW3D_SP_READY;
+    if (c->slot >= 0) {
+        msg_ctx_t m = { g, c };
+        on_syn(&m);
+    }
+    return c;
+}
+
+static void on_read_spades(struct bufferevent *bev, void *arg)
+{
+    agw3d_conn_t *c = arg;
+    agw3d_t *g = c->g;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    for (;;) {
+        uint8_t hdr[FRAME_HDR];
+        size_t have = evbuffer_get_length(in);
+        if (have < FRAME_HDR)
+            return;
+        evbuffer_copyout(in, hdr, FRAME_HDR);
+        uint32_t n = frame_get_len(hdr);
+        /* the whole frame if it may be one, else the header and the type byte */
+        size_t need = FRAME_HDR + (n > AGW3D_SP_MAX ? 0 : n > 0 ? n : 1);
+        size_t avail = have < need ? have : need;
+        const uint8_t *buf = evbuffer_pullup(in, (ssize_t)avail);
+        agw3d_sp_msg_t m;
+        size_t used = 0;
+        char err[96];
+        int rc = buf ? agw3d_spades_next(buf, avail, AGW3D_SP_MAX, &m, &used, err, sizeof err) : 0;
+        if (rc < 0) {
+            log_warn("SPADES agent pid %d: %s; closing it", (int)c->pid, err);
+            agw3d_conn_close(g, c);
+            return;
+        }
+        if (rc == 0)
+            return;
+        char type = m.type;
+        size_t len = m.len;
+        memcpy(g->msg, m.data, len);
+        g->msg[len] = '\0';
+        evbuffer_drain(in, used);
+        c = spades_message(g, c, type, g->msg, len);
+        if (!c)
+            return;
+    }
+}
+
 static void on_event(struct bufferevent *bev, short what, void *arg)
 {
     agw3d_conn_t *c = arg;
-    (void)bev;
+    if (c->bin && bev == c->bev && (what & BEV_EVENT_ERROR)) {
+        /* a SPADES agent's pipe to read closed: what it wrote is still read (and told if
+         * it ends in the middle of a message) up to the end of its other pipe */
+        log_debug("SPADES agent pid %d: it reads no more", (int)c->pid);
+        bufferevent_disable(c->bev, EV_WRITE);
+        return;
+    }
     if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        if (c->bin) {
+            struct evbuffer *in = bufferevent_get_input(c->bin);
+            size_t have = evbuffer_get_length(in);
+            char cut[96];
+            agw3d_spades_cut(evbuffer_pullup(in, (ssize_t)have), have, cut, sizeof cut);
+            if (cut[0])
+                log_warn("SPADES agent pid %d: the pipe closed in %s", (int)c->pid, cut);
+        }
         log_debug("agent slot %d: connection closed", c->slot);
         agw3d_conn_close(c->g, c);
     }
@@ -294,19 +405,35 @@ static agw3d_conn_t *pending_entry(agw3d_t *g, int kind)
     return free_e;
 }
 
-int agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockaddr *peer)
+/* a pending connection writing to fd and reading from fd_in (-1: fd both ways) */
+static agw3d_conn_t *open_conn(agw3d_t *g, int fd, int fd_in, int kind, pid_t pid,
+                               const struct sockaddr *peer)
 {
     agw3d_conn_t *c = pending_entry(g, kind);
     if (!c) {
         close(fd);
-        return -1;
+        if (fd_in >= 0)
+            close(fd_in);
+        return NULL;
     }
     evutil_make_socket_nonblocking(fd);
     memset(c, 0, sizeof *c);
     c->bev = bufferevent_socket_new(g->base, fd, BEV_OPT_CLOSE_ON_FREE);
     if (!c->bev) {
         close(fd);
-        return -1;
+        if (fd_in >= 0)
+            close(fd_in);
+        return NULL;
+    }
+    if (fd_in >= 0) {
+        evutil_make_socket_nonblocking(fd_in);
+        c->bin = bufferevent_socket_new(g->base, fd_in, BEV_OPT_CLOSE_ON_FREE);
+        if (!c->bin) {
+            close(fd_in);
+            bufferevent_free(c->bev);
+            c->bev = NULL;
+            return NULL;
+        }
     }
     c->g = g;
     c->used = 1;
@@ -318,9 +445,59 @@ int agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockad
     if (peer)
         memcpy(&c->peer, peer, peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
                                                            : sizeof(struct sockaddr_in));
-    bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
-    bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-    return 0;
+    set_callbacks(c);
+    if (c->bin) {
+        bufferevent_enable(c->bin, EV_READ);
+        bufferevent_enable(c->bev, EV_WRITE);
+    } else {
+        bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+    }
+    return c;
+}
+
+int agw3d_conn_open(agw3d_t *g, int fd, int kind, pid_t pid, const struct sockaddr *peer)
+{
+    return open_conn(g, fd, -1, kind, pid, peer) ? 0 : -1;
+}
+
+int agw3d_conn_open_spades(agw3d_t *g, int fd_in, int fd_out, pid_t pid)
+{
+    agw3d_conn_t *c = open_conn(g, fd_out, fd_in, SHM3D_KIND_PIPE, pid, NULL);
+    if (!c)
+        return -1;
+    c->framing = AGW3D_FRAMING_SPADES;
+    c->sp_state = AGW3D_SP_STARTING;
+    /* the initialisation data: empty on a normal start */
+    return send_frame(c, "D", 1);
+}
+
+void agw3d_conn_bye(agw3d_t *g)
+{
+    for (int k = 0; k < SHM3D_MAX_AGENTS + (g->pend ? g->npend : 0); k++) {
+        agw3d_conn_t *c = k < SHM3D_MAX_AGENTS ? &g->conn[k] : &g->pend[k - SHM3D_MAX_AGENTS];
+        if (!c->used || c->framing != AGW3D_FRAMING_SPADES)
+            continue;
+        send_frame(c, "X", 1);
+        /* written out now, after what was still queued: the connection is freed next
+         * (the bufferevent's output cannot be drained from here) */
+        struct evbuffer *out = bufferevent_get_output(c->bev);
+        size_t n = evbuffer_get_length(out), done = 0;
+        const unsigned char *p = evbuffer_pullup(out, -1);
+        int fd = (int)bufferevent_getfd(c->bev);
+        for (int tries = 0; p && done < n && tries < 50; tries++) {
+            ssize_t k = write(fd, p + done, n - done);
+            if (k > 0) {
+                done += (size_t)k;
+                continue;
+            }
+            if (k < 0 && errno != EAGAIN && errno != EINTR)
+                break;
+            struct pollfd w = { .fd = fd, .events = POLLOUT };
+            poll(&w, 1, 10);
+        }
+        if (done < n)
+            log_debug("SPADES agent pid %d: X not written", (int)c->pid);
+    }
 }
 
 int agw3d_conn_sweep(agw3d_t *g)
@@ -343,6 +520,10 @@ void agw3d_conn_close(agw3d_t *g, agw3d_conn_t *c)
 {
     if (!c->used)
         return;
+    if (c->bin) {
+        bufferevent_free(c->bin);
+        c->bin = NULL;
+    }
     if (c->slot < 0) {
         bufferevent_free(c->bev);
         c->bev = NULL;
@@ -375,14 +556,49 @@ void agw3d_conn_takeover(agw3d_t *g)
 }
 
 /* ---- per snapshot -------------------------------------------------------------------- */
+/* a SPADES agent's sensation: its perception once it has a robot, empty before */
+static void spades_sense(agw3d_t *g, agw3d_conn_t *c, const shm3d_snapshot_sh_t *s)
+{
+    if (c->sp_state != AGW3D_SP_READY) {
+        c->dropped += c->sp_state == AGW3D_SP_THINKING;
+        return;
+    }
+    int slot = c->slot, n = 0;
+    int body = slot >= 0 && s->robot[slot].present && s->robot[slot].generation == c->generation;
+    if (body && (n = agw3d_percept(s, slot, !c->greeted, &g->conf, g->out, sizeof g->out)) < 0) {
+        c->dropped++;
+        return;
+    }
+    int k = agw3d_spades_sense(g->sense, sizeof g->sense, s->step, s->step, c->sp_err,
+                               c->sp_elen, g->out, (size_t)n);
+    if (k < 0 || send_frame(c, g->sense, (size_t)k) < 0) {
+        c->dropped++;
+        return;
+    }
+    c->sp_elen = 0;
+    c->sp_state = AGW3D_SP_THINKING;
+    if (body) {
+        c->greeted = 1;
+        c->sensed_step = s->step;
+    }
+}
+
 void agw3d_conn_snapshot(agw3d_t *g)
 {
     const shm3d_snapshot_sh_t *s = &g->snap;
     if (!s->sense)
         return;
+    for (int i = 0; i < g->npend; i++) {
+        if (g->pend[i].used && g->pend[i].framing == AGW3D_FRAMING_SPADES)
+            spades_sense(g, &g->pend[i], s);
+    }
     for (int i = 0; i < SHM3D_MAX_AGENTS; i++) {
         agw3d_conn_t *c = &g->conn[i];
         const shm3d_robot_sh_t *r = &s->robot[i];
+        if (c->used && c->framing == AGW3D_FRAMING_SPADES) {
+            spades_sense(g, c, s);
+            continue;
+        }
         if (!c->used || !r->present || r->generation != c->generation)
             continue;
         int n = agw3d_percept(s, i, !c->greeted, &g->conf, g->out, sizeof g->out);

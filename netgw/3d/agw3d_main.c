@@ -102,6 +102,7 @@ static int start(agw3d_t *g)
 
 static void teardown(agw3d_t *g)
 {
+    agw3d_conn_bye(g);
     for (int i = 0; i < SHM3D_MAX_AGENTS; i++)
         agw3d_conn_close(g, &g->conn[i]);
     for (int i = 0; i < g->npend; i++)

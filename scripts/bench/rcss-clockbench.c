@@ -1,7 +1,9 @@
 /* rcss-clockbench.c -- measure the sim's real-time clock from outside: attach to a
  * running server's shm region and record the publish time of N consecutive snapshots.
  * Prints the mean cycle period, the deviation of each publish from the ideal schedule
- * (first publish + n * step), p50/p99/max, and the total drift. Used by `make bench`.
+ * (first publish + n * step), p50/p99/max, and the total drift; and how late after its
+ * due time on the sim's own timer grid each snapshot was published (publish_ns - grid_ns:
+ * the sim's wake-up and its work), p50/p99/max. Used by `make bench`.
  * With --player PORT it also connects a player to 127.0.0.1:PORT and times the arrival of
  * its sense_body messages over the same cycles: the period as a client experiences it.
  * usage: rcss-clockbench SHM_NAME [CYCLES] [--player PORT]
@@ -121,8 +123,9 @@ int main(int argc, char **argv)
     }
     int64_t *t = calloc((size_t)cycles, sizeof *t);
     int64_t *ct = calloc((size_t)cycles, sizeof *ct);
+    int64_t *late = calloc((size_t)cycles, sizeof *late);
     static shm_snapshot_sh_t snap;
-    if (!t || !ct) {
+    if (!t || !ct || !late) {
         fprintf(stderr, "rcss-clockbench: out of memory\n");
         return 1;
     }
@@ -145,6 +148,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "rcss-clockbench: fell behind the snapshot ring\n");
                 return 1;
             }
+            late[got] = snap.publish_ns - snap.grid_ns;
             t[got++] = snap.publish_ns;
         }
         if (pfd >= 0)
@@ -154,12 +158,16 @@ int main(int argc, char **argv)
     }
     int64_t step = h.r->hdr.step_ns;
     report("sim: snapshot publish times", t, cycles, step);
+    qsort(late, (size_t)cycles, sizeof *late, cmp_i64);
+    printf("  publish after grid time p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+           late[cycles / 2] / 1e6, late[(cycles * 99) / 100] / 1e6, late[cycles - 1] / 1e6);
     if (pfd >= 0) {
         report("client: sense_body arrival times at a v19 player on 127.0.0.1", ct, cycles, step);
         close(pfd);
     }
     free(t);
     free(ct);
+    free(late);
     shm_region_detach(&h);
     return 0;
 }

@@ -2,9 +2,11 @@
  * agenttest, for tests and `make run3d`. It creates its robot, joins a team, beams to
  * its place before each kick-off, and then: the robot of the team nearest to the ball
  * runs behind it (seen from the opponent goal) and kicks it towards that goal; the
- * others hold their places, moved with the ball. It locates itself from the eight
- * markers, answers every perception with its effectors and (syn), and leaves when the
- * server closes the connection.
+ * others hold their places, moved with the ball (never past their goal line). It
+ * locates itself from the eight markers, finds its way back onto the field from behind
+ * a goal line (out of the goal's mouth, or round the goal, never into its net), answers
+ * every perception with its effectors and (syn), and leaves when the server closes the
+ * connection.
  * usage: rcss3d-agent [--host ADDR] [--port P] [--team NAME] [--unum N] [--verbose]
  * Started from an agent list (pipe mode) it talks over the descriptor in
  * $RCSS3D_AGENT_FD instead of connecting. */
@@ -26,7 +28,7 @@ typedef struct seen { int ok; double x, y, z, d; } seen_t;   /* team frame, rela
 typedef struct agent {
     int    fd, unum, side, verbose;
     char   team[32];
-    double flen, fwid, goal_w, agent_r, ball_r;
+    double flen, fwid, goal_w, goal_d, agent_r, ball_r;
     int    play_mode_bko, beamed;
     char   play_mode[32];
     seen_t ball, marker[8];
@@ -113,6 +115,8 @@ static void game_state(agent_t *a, const sexp_t *g)
         a->fwid = v;
     if ((x = sub(g, "GoalWidth")) && sexp_number(sexp_nth(x, 1), &v) == 0)
         a->goal_w = v;
+    if ((x = sub(g, "GoalDepth")) && sexp_number(sexp_nth(x, 1), &v) == 0)
+        a->goal_d = v;
     if ((x = sub(g, "AgentRadius")) && sexp_number(sexp_nth(x, 1), &v) == 0)
         a->agent_r = v;
     if ((x = sub(g, "BallRadius")) && sexp_number(sexp_nth(x, 1), &v) == 0)
@@ -156,6 +160,39 @@ static void drive_to(double dx, double dy, char *out, size_t len)
     snprintf(out + strlen(out), len - strlen(out), "(drive %.2f %.2f 0)", dx * k, dy * k);
 }
 
+/* The way to (tx, ty) (team frame, absolute) from (mx, my) that does not run into a
+ * goal: from behind a goal line, out of the goal's mouth straight ahead, or first to the
+ * goal's side and then onto the field; a target beyond the line too is left alone. */
+static void route(const agent_t *a, double mx, double my, double *tx, double *ty)
+{
+    double hl = a->flen / 2, gw = a->goal_w / 2, r = a->agent_r;
+    for (int s = -1; s <= 1; s += 2) {
+        double over = s * mx - hl; /* > 0: beyond this goal line */
+        if (over < -r || s * *tx - hl > -r)
+            continue;
+        if (fabs(my) < gw - r && over < a->goal_d) {
+            *tx = s * (hl - 1.0);  /* in the goal: out of its mouth */
+            *ty = my;
+        } else if (fabs(my) < gw + r + 0.5) {
+            *tx = mx;              /* behind the net or at its side: round it */
+            *ty = (my >= 0 ? 1 : -1) * (gw + r + 1.0);
+        } else {
+            *tx = s * (hl - 1.0);  /* beside the goal: onto the field first */
+            *ty = my;
+        }
+        return;
+    }
+}
+
+/* drive to a point relative to us, (mx, my) being where we are, by route() */
+static void go_rel(const agent_t *a, double mx, double my, double rx, double ry, char *out,
+                   size_t len)
+{
+    double tx = mx + rx, ty = my + ry;
+    route(a, mx, my, &tx, &ty);
+    drive_to(tx - mx, ty - my, out, len);
+}
+
 /* the nearest robot of the team to the ball (ties: lower number) is us */
 static int chaser(const agent_t *a)
 {
@@ -192,10 +229,10 @@ static void attack(agent_t *a, double mx, double my, char *out, size_t len)
     }
     if (along > -0.1) { /* on the wrong side: around the ball */
         double s = across >= 0 ? 1.0 : -1.0;
-        drive_to(bx - ux * 1.2 + s * uy * 1.0, by - uy * 1.2 - s * ux * 1.0, out, len);
+        go_rel(a, mx, my, bx - ux * 1.2 + s * uy * 1.0, by - uy * 1.2 - s * ux * 1.0, out, len);
         return;
     }
-    drive_to(bx - ux * (reach + 0.05), by - uy * (reach + 0.05), out, len);
+    go_rel(a, mx, my, bx - ux * (reach + 0.05), by - uy * (reach + 0.05), out, len);
 }
 
 static void act(agent_t *a, char *out, size_t len)
@@ -219,10 +256,12 @@ static void act(agent_t *a, char *out, size_t len)
         attack(a, mx, my, out, len);
         return;
     }
-    /* hold the place, following the ball's x a little */
-    double bx = a->ball.ok ? mx + a->ball.x : 0.0;
+    /* hold the place, following the ball's x a little, but never past the goal line
+     * (the keeper's place moved with a ball in our half was behind it) */
+    double bx = a->ball.ok ? mx + a->ball.x : 0.0, lim = a->flen / 2 - 1.0;
     double hx = home[(a->unum - 1) % 11][0] + 0.3 * bx, hy = home[(a->unum - 1) % 11][1];
-    drive_to(hx - mx, hy - my, out, len);
+    hx = hx < -lim ? -lim : hx > lim ? lim : hx;
+    go_rel(a, mx, my, hx - mx, hy - my, out, len);
 }
 
 static int on_percept(agent_t *a, const char *msg, size_t len)
@@ -285,7 +324,7 @@ int main(int argc, char **argv)
     const char *host = "127.0.0.1", *env = getenv("RCSS3D_AGENT_FD");
     int port = 3100;
     snprintf(a.team, sizeof a.team, "Sample");
-    a.flen = 104, a.fwid = 68, a.goal_w = 7.32, a.agent_r = 0.22, a.ball_r = 0.111;
+    a.flen = 104, a.fwid = 68, a.goal_w = 7.32, a.goal_d = 2, a.agent_r = 0.22, a.ball_r = 0.111;
     signal(SIGPIPE, SIG_IGN);
     if (parse_args(&a, argc, argv, &host, &port) < 0) {
         fprintf(stderr, "usage: rcss3d-agent [--host ADDR] [--port P] [--team NAME] [--unum N] [--verbose]\n");

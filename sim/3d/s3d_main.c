@@ -132,12 +132,20 @@ static int s3d_gateways(s3d_t *s)
     return 0;
 }
 
+/* "NAME 1 : 2 NAME" with the name of a team that is not there left out, as the 2004
+ * server kept it: empty ("Alone 0 : 0", "0 : 0") */
+static const char *score_text(const s3d_world_t *w, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%d : %d%s%s", w->team[0], w->team[0][0] ? " " : "", w->score[0],
+             w->score[1], w->team[1][0] ? " " : "", w->team[1]);
+    return buf;
+}
+
 static void log_changes(const s3d_world_t *w, int pm, const int score[2])
 {
+    char sc[96];
     if (w->score[0] != score[0] || w->score[1] != score[1])
-        log_info("time %.2f: goal, %s %d : %d %s", w->game_time,
-                 w->team[0][0] ? w->team[0] : "left", w->score[0], w->score[1],
-                 w->team[1][0] ? w->team[1] : "right");
+        log_info("time %.2f: goal, %s", w->game_time, score_text(w, sc, sizeof sc));
     if (w->play_mode != pm)
         log_info("time %.2f: %s", w->game_time, playmode3d_name(w->play_mode));
 }
@@ -172,9 +180,9 @@ static void s3d_run(s3d_t *s)
 static void s3d_shutdown(s3d_t *s)
 {
     shm3d_region_sh_t *r = s->shm.r;
-    log_info("shutting down at time %.2f (%s %d : %d %s)", s->world.game_time,
-             s->world.team[0][0] ? s->world.team[0] : "left", s->world.score[0],
-             s->world.score[1], s->world.team[1][0] ? s->world.team[1] : "right");
+    char sc[96];
+    log_info("shutting down at time %.2f (%s)", s->world.game_time,
+             score_text(&s->world, sc, sizeof sc));
     atomic_store(&r->hdr.shutdown, 1);
     for (int g = 0; g < SHM3D_N_GATEWAYS; g++)
         shm_sem_post(&r->proc[g].cycle_sem);

@@ -3,17 +3,24 @@
 #include <stdlib.h>
 #include "e2e_browser.h"
 
-#define CHROMIUM "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic " \
-                 "--no-first-run --disable-background-networking --disable-component-update " \
-                 "--disable-sync --window-size=1200,900 "
+#define CHROMIUM_OPTS "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic " \
+                      "--no-first-run --disable-background-networking --disable-component-update " \
+                      "--disable-sync "
+#define CHROMIUM CHROMIUM_OPTS "--window-size=1200,900 "
 
 int e2e_chromium_dom(const char *dir, const char *url, const char *wait, char *buf,
                      size_t len)
 {
+    return e2e_chromium_dom_size(dir, url, wait, 1200, 900, buf, len);
+}
+
+int e2e_chromium_dom_size(const char *dir, const char *url, const char *wait, int width,
+                          int height, char *buf, size_t len)
+{
     char cmd[4096], out[1024];
     snprintf(out, sizeof out, "%s/dom.html", dir);
-    snprintf(cmd, sizeof cmd, CHROMIUM "--user-data-dir=%s/chromium %s --dump-dom '%s' >%s "
-             "2>/dev/null", dir, wait, url, out);
+    snprintf(cmd, sizeof cmd, CHROMIUM_OPTS "--window-size=%d,%d --user-data-dir=%s/chromium %s "
+             "--dump-dom '%s' >%s 2>/dev/null", width, height, dir, wait, url, out);
     if (system(cmd) != 0)
         return -1;
     FILE *f = fopen(out, "r");

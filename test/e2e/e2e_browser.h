@@ -13,6 +13,9 @@
  * 0, or -1 (chromium failed, nothing written). */
 int e2e_chromium_dom(const char *dir, const char *url, const char *wait, char *buf,
                      size_t len);
+/* The same in a window of width x height pixels. */
+int e2e_chromium_dom_size(const char *dir, const char *url, const char *wait, int width,
+                          int height, char *buf, size_t len);
 /* Load url in a 1200 x 900 window and save a screenshot to png. system()'s status. */
 int e2e_chromium_shot(const char *dir, const char *url, const char *png);
 

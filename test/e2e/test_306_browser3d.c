@@ -91,6 +91,28 @@ Test(browser3d, page_stream_and_drawing, .timeout = 60)
     cr_assert_eq(e2e_chromium_dom(s.dir, url, "--timeout=3000", buf, sizeof buf), 0, "chromium");
     cr_expect(strstr(buf, "ball 10.00 5.00 1.50 drawn true") != NULL, "the ball, lifted: %.3000s", buf);
     cr_expect(strstr(buf, "robot 0 4 -20.00 10.00 drawn true") != NULL, "the robot");
+    /* 1200 x 800 with a full field of robots: it fits */
+    int more[21];
+    for (int i = 0; i < 21; i++) {
+        char init[96];
+        more[i] = e2e3d_connect(s.agent_port);
+        snprintf(init, sizeof init, "(create)(init (unum %d) (teamname %s))", i < 10 ? i + 5 : i - 9,
+                 i < 10 ? "Viewed" : "Other");
+        e2e3d_send(more[i], init);
+    }
+    cr_assert_eq(e2e3d_recv_containing(t, &r, "(P (s 1)(id 11)", 3000, &m), 1, "22 robots");
+    cr_assert_eq(e2e_chromium_dom_size(s.dir, url, "--timeout=3000", 1200, 800, buf, sizeof buf), 0);
+    int w = 0, h = 0, sw = 0, sh = 0, cw = 0, ch = 0, bottom = 0;
+    const char *pg = strstr(buf, "page ");
+    cr_assert(pg && sscanf(pg, "page %d %d scroll %d %d canvas %d %d bottom %d", &w, &h, &sw, &sh,
+                           &cw, &ch, &bottom) == 7, "the page's record: %.2000s", buf);
+    cr_expect(sw <= w && sh <= h, "no scrollbar: the page is %d x %d in a %d x %d window", sw, sh, w, h);
+    cr_expect(bottom <= h, "the whole field in view: it ends at %d of %d", bottom, h);
+    cr_expect(cw >= 1000 && ch >= 550, "and it is not small: %d x %d", cw, ch);
+    cr_expect(strstr(buf, "robot 1 11 ") != NULL && strstr(buf, "drawn false") == NULL,
+              "every robot drawn: %.3000s", buf);
+    for (int i = 0; i < 21; i++)
+        close(more[i]);
     close(t);
     close(ag);
     cr_expect_eq(e2e3d_stop(&s), 0);

@@ -1,6 +1,7 @@
 /* fuzz_3d_msg.c -- libFuzzer target for the 3D server's parsers: arbitrary bytes as an
- * agent message (agw3d_cmd_parse), a monitor message (mgw3d_cmd_parse) and a monitor
- * log (mgw3d_replay_load), checking what the gateways rely on: records of known kinds
+ * agent message (agw3d_cmd_parse), a stream of SPADES frames (agw3d_spades_next, each
+ * message taken in turn as the gateway does), a monitor message (mgw3d_cmd_parse) and a
+ * monitor log (mgw3d_replay_load), checking what the gateways rely on: records of known kinds
  * with numbers, unums, sides and play modes in range, texts within their records, and
  * error replies that are one short NUL-terminated expression. */
 #include <math.h>
@@ -47,6 +48,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mgw3d_sink_t m = { check_record, check_error, NULL };
     agw3d_cmd_parse((const char *)data, size, &a);
     mgw3d_cmd_parse((const char *)data, size, 0, &m);
+    size_t at = 0, used = 0;
+    agw3d_sp_msg_t sm;
+    char why[96];
+    while (agw3d_spades_next(data + at, size - at, AGW3D_SP_MAX, &sm, &used, why, sizeof why) == 1) {
+        if (used < 5 || used > size - at || sm.len + 5 != used
+            || (sm.type != 'A' && sm.type != 'D' && sm.type != 'I') || (sm.type != 'A' && sm.len))
+            abort();
+        agw3d_cmd_parse(sm.data, sm.len, &a);
+        at += used;
+    }
     char *copy = malloc(size + 1);
     if (!copy)
         return 0;

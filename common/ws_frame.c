@@ -1,0 +1,155 @@
+/* ws_frame.c -- WebSocket frames, the client's side (ws_frame.h). */
+#include <stdio.h>
+#include <string.h>
+#include "ws_frame.h"
+
+static void tail_add(ws_read_t *r, const uint8_t *p, size_t n)
+{
+    if (n >= WS_READ_TAIL) {
+        memcpy(r->tail, p + n - WS_READ_TAIL, WS_READ_TAIL);
+        r->tlen = WS_READ_TAIL;
+        return;
+    }
+    if (r->tlen + n > WS_READ_TAIL) {
+        size_t drop = r->tlen + n - WS_READ_TAIL;
+        memmove(r->tail, r->tail + drop, r->tlen - drop);
+        r->tlen -= drop;
+    }
+    memcpy(r->tail + r->tlen, p, n);
+    r->tlen += n;
+}
+
+/* the header in r->hdr is whole: 1, not yet: 0, broken: -1 */
+static int header_done(ws_read_t *r)
+{
+    if (r->hlen < 2)
+        return 0;
+    if (r->hdr[1] & 0x80) /* a server never masks */
+        return -1;
+    size_t need = 2 + ((r->hdr[1] & 0x7f) == 126 ? 2 : (r->hdr[1] & 0x7f) == 127 ? 8 : 0);
+    if (r->hlen < need)
+        return 0;
+    uint64_t len = r->hdr[1] & 0x7f;
+    if (len == 126)
+        len = (uint64_t)r->hdr[2] << 8 | r->hdr[3];
+    else if (len == 127) {
+        len = 0;
+        for (int i = 0; i < 8; i++)
+            len = len << 8 | r->hdr[2 + i];
+        if (len >> 63)
+            return -1;
+    }
+    r->opcode = r->hdr[0] & 0x0f;
+    r->fin = (r->hdr[0] & 0x80) != 0;
+    r->left = len;
+    if (r->opcode >= 8) {
+        if (len > 125 || !r->fin)
+            return -1;
+        r->clen = 0;
+    } else if (r->opcode == WS_OP_CONT) {
+        if (!r->msg_op)
+            return -1;
+    } else {
+        r->msg_op = r->opcode;
+        r->tlen = 0;
+    }
+    return 1;
+}
+
+static void frame_end(ws_read_t *r, ws_read_fn fn, void *arg)
+{
+    r->in_frame = 0;
+    r->hlen = 0;
+    if (r->opcode >= 8) {
+        fn(arg, r->opcode, (const char *)r->ctl, r->clen);
+    } else if (r->fin) {
+        fn(arg, r->msg_op, r->tail, r->tlen);
+        r->msg_op = 0;
+        r->tlen = 0;
+    }
+}
+
+int ws_read_feed(ws_read_t *r, const uint8_t *buf, size_t n, ws_read_fn fn, void *arg)
+{
+    const uint8_t *p = buf, *end = buf + n;
+    while (p < end) {
+        if (!r->in_frame) {
+            r->hdr[r->hlen++] = *p++;
+            int h = header_done(r);
+            if (h < 0)
+                return -1;
+            if (h == 0) {
+                if (r->hlen >= sizeof r->hdr)
+                    return -1;
+                continue;
+            }
+            r->in_frame = 1;
+            if (r->left == 0)
+                frame_end(r, fn, arg);
+            continue;
+        }
+        size_t k = (uint64_t)(end - p) < r->left ? (size_t)(end - p) : (size_t)r->left;
+        if (r->opcode >= 8) {
+            memcpy(r->ctl + r->clen, p, k);
+            r->clen += k;
+        } else {
+            tail_add(r, p, k);
+        }
+        p += k;
+        r->left -= k;
+        if (r->left == 0)
+            frame_end(r, fn, arg);
+    }
+    return 0;
+}
+
+size_t ws_frame_client(uint8_t *out, size_t cap, int opcode, const void *payload, size_t len,
+                       uint32_t mask)
+{
+    size_t h = len < 126 ? 6 : len < 65536 ? 8 : 14;
+    if (cap < h + len)
+        return 0;
+    out[0] = (uint8_t)(0x80 | (opcode & 0x0f));
+    if (len < 126) {
+        out[1] = (uint8_t)(0x80 | len);
+    } else if (len < 65536) {
+        out[1] = 0x80 | 126;
+        out[2] = (uint8_t)(len >> 8);
+        out[3] = (uint8_t)len;
+    } else {
+        out[1] = 0x80 | 127;
+        for (int i = 0; i < 8; i++)
+            out[2 + i] = (uint8_t)((uint64_t)len >> (56 - 8 * i));
+    }
+    uint8_t m[4] = { (uint8_t)(mask >> 24), (uint8_t)(mask >> 16), (uint8_t)(mask >> 8),
+                     (uint8_t)mask };
+    memcpy(out + h - 4, m, 4);
+    const uint8_t *in = payload;
+    for (size_t i = 0; i < len; i++)
+        out[h + i] = in[i] ^ m[i % 4];
+    return h + len;
+}
+
+void ws_key(const uint8_t nonce[16], char out[25])
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    int o = 0;
+    for (int i = 0; i < 16; i += 3) {
+        uint32_t v = (uint32_t)nonce[i] << 16 | (i + 1 < 16 ? (uint32_t)nonce[i + 1] << 8 : 0)
+                   | (i + 2 < 16 ? nonce[i + 2] : 0);
+        out[o++] = b64[v >> 18 & 63];
+        out[o++] = b64[v >> 12 & 63];
+        out[o++] = i + 1 < 16 ? b64[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < 16 ? b64[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+size_t ws_handshake(char *out, size_t cap, const char *host, const char *path, const char *key)
+{
+    int n = snprintf(out, cap,
+                     "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                     path, host, key);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}

@@ -2,6 +2,7 @@
  * signals, the program directory, fork+exec of gateway children and stopping them. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,4 +214,18 @@ void proc_kill_all(const proc_slot_t *slots, int n, uint32_t exited)
     proc_signal_all(slots, n, SIGKILL);
     for (int ms = 0; ms < 1000 && proc_any_alive(slots, n, exited); ms += 10)
         usleep(10000);
+}
+
+int proc_realtime(int prio, char *err, size_t len)
+{
+    if (prio <= 0)
+        return 0;
+    struct sched_param sp = { .sched_priority = prio > 99 ? 99 : prio };
+    if (sched_getscheduler(0) == (SCHED_FIFO | SCHED_RESET_ON_FORK)
+        || sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
+        return 0;
+    snprintf(err, len, "cannot run at real-time priority %d: %s (needs CAP_SYS_NICE or "
+             "RLIMIT_RTPRIO; server::rt_priority=0 turns this off)", sp.sched_priority,
+             strerror(errno));
+    return -1;
 }

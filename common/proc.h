@@ -42,6 +42,12 @@ int   proc_stat(pid_t pid, char *state, uint64_t *start);
  * parent, perhaps not us, to reap it). */
 int   proc_gone(pid_t pid);
 
+/* The calling process on the real-time scheduler, SCHED_FIFO at prio (1-99), its
+ * children back on the normal one (SCHED_RESET_ON_FORK); prio 0 does nothing. 0, or -1
+ * with one line in err (no permission: CAP_SYS_NICE, RLIMIT_RTPRIO, or a systemd unit's
+ * CPUSchedulingPolicy=). */
+int   proc_realtime(int prio, char *err, size_t len);
+
 /* How a reaped child ended, from its wait status: "killed by signal N" or "exit status N". */
 const char *proc_exit_text(int status, char *buf, size_t len);
 

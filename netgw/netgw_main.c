@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <event2/event.h>
 #include "log.h"
+#include "proc.h"
 #include "net.h"
 #include "netgw.h"
 #include "netgw_coachgw.h"
@@ -151,6 +152,11 @@ static int ngw_start(ngw_t *g, const char *name, int index, uint64_t instance)
     shm_gateway_conf(g->r, &g->conf);
     if (conf_bool(&g->conf, SP_verbose))
         log_level = LOG_DEBUG;
+    /* server::rt_priority in real time: the players' sensors on the real-time scheduler,
+     * like the sim's steps */
+    if (!conf_bool(&g->conf, SP_synch_mode)
+        && proc_realtime(conf_int(&g->conf, SP_rt_priority), err, sizeof err) < 0)
+        log_warn("%s", err);
     tgrid_param_t tp;
     tgrid_param_conf(&tp, &g->conf);
     if (tgrid_init(&g->grid, &tp, err, sizeof err) < 0) {

@@ -18,6 +18,8 @@ NMON=${NMON:-50}
 # VIEWERS=N: this server also serves N browser viewers of its own (server::http_port,
 # rcss-viewload reading the server-sent events) during the window
 VIEWERS=${VIEWERS:-0}
+# RT_PRIORITY=P: this server with server::rt_priority=P (the sim and netgw on SCHED_FIFO)
+RT_PRIORITY=${RT_PRIORITY:-0}
 . "$(dirname "$0")/bench-lib.sh"
 from=10
 to=$((from + cycles))
@@ -29,6 +31,7 @@ trap 'bench_stop; rm -rf "${works[@]}"' EXIT
 start_real_time() {
     local http=()
     [ "$1" = ours ] && [ "$VIEWERS" -gt 0 ] && http=(server::http_port=-1)
+    [ "$1" = ours ] && http+=(server::rt_priority="$RT_PRIORITY")
     bench_start "$1" "$2" "$3" server::auto_mode=true server::kick_off_wait=1 \
         server::game_logging=false server::text_logging=false "${http[@]}"
     if [ "$1" = ours ]; then
@@ -60,8 +63,9 @@ clock_case() {
         for c in $(bench_gateway_pids); do
             [ "$(cat "/proc/$c/comm" 2>/dev/null)" = rcss-monitorgw ] && mgw=$c
         done
+        [ -n "${MGW_CPUS:-}" ] && [ -n "$mgw" ] && taskset -pc "$MGW_CPUS" "$mgw" >/dev/null
         "$BINDIR/rcss-viewload" --url "http://127.0.0.1:$http/events" --viewers "$VIEWERS" \
-            --mode sse --seconds $((cycles / 10 + 5)) ${mgw:+--pids monitorgw=$mgw} \
+            ${MGW_CPUS:+--cpus "$MGW_CPUS"} --mode sse --seconds $((cycles / 10 + 5)) ${mgw:+--pids monitorgw=$mgw} \
             >"$work/viewers.log" 2>&1 &
         viewload=$!
         bench_track "$viewload"

@@ -14,7 +14,7 @@
 #include <semaphore.h>
 
 #define SHM_MAGIC           0x52435357u     /* "RCSW" */
-#define SHM_LAYOUT_VERSION  10u
+#define SHM_LAYOUT_VERSION  11u
 
 /* ---- sizes ---------------------------------------------------------------------- */
 #define SHM_MAX_GATEWAYS    16      /* netgw processes (server::netgw_processes) */
@@ -32,7 +32,7 @@
 #define SHM_CTRL_SLOTS      256     /* control ring per producer (power of two) */
 #define SHM_MONREQ_SLOTS    512     /* monitor-init hand-over ring per netgw (power of two) */
 #define SHM_MAX_PTYPES      32      /* heterogeneous player types (player::player_types <= 32) */
-#define SHM_MAX_PARAMS      256     /* parameter slots, indexed by param_id_t */
+#define SHM_MAX_PARAMS      320     /* parameter slots, indexed by param_id_t */
 #define SHM_PARAM_STR_LEN   256     /* string parameter value, NUL-terminated */
 #define SHM_TEAM_NAME_LEN   16      /* 15 chars + NUL */
 #define SHM_CMD_TEXT_LEN    216     /* text carried by one command record */

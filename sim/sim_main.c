@@ -258,6 +258,16 @@ static int sim_serve_resumed(sim_t *s)
     return s->proc.fatal ? s->proc.fatal : rc;
 }
 
+/* server::rt_priority in real time: the sim on the real-time scheduler (its gateways set
+ * their own; monitorgw, the recorder and team commands stay on the normal one) */
+static void sim_realtime(sim_t *s)
+{
+    char err[256];
+    if (!conf_bool(&s->conf, SP_synch_mode)
+        && proc_realtime(conf_int(&s->conf, SP_rt_priority), err, sizeof err) < 0)
+        log_warn("%s", err);
+}
+
 /* Under systemd a new sim is the same command: it takes the match over if the region
  * holds one its dead predecessor left (resume on). */
 static void sim_find_match(sim_t *s)
@@ -278,6 +288,7 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc < 0 ? SIM_EXIT_CONFIG : SIM_EXIT_OK;
     sim_super_run(&sim); /* returns in the sim (the supervisor exits by itself) */
+    sim_realtime(&sim);
     sim_find_match(&sim);
     rc = sim.resume.name[0] ? sim_serve_resumed(&sim) : sim_serve(&sim);
     tgrid_free(&sim.grid);

@@ -9,7 +9,9 @@
  * also each process's CPU time per cycle over the window (utime + stime from
  * /proc/PID/stat) and at its end the RSS and PSS (/proc/PID/status, smaps_rollup);
  * with --period it prints the sense_body arrival times' mean period and deviation
- * from the ideal grid (first + n x simulator_step) instead: real-time mode.
+ * from the ideal grid (first + n x simulator_step) instead: real-time mode; the times
+ * player 1 read them, and the kernel's time stamps of their arrival in its socket (the
+ * server's part, without this process's own wait for a CPU on a loaded machine).
  * With --stalls K (real time, with --pid) every player notes where in its cycle each see
  * arrives (ms after its latest sense_body; every other player speaks protocol 12); 5 s into the window the listed processes
  * are stopped K times for 60 ms (SIGSTOP/SIGCONT), 1.7 s apart at different moments of
@@ -61,8 +63,12 @@ typedef struct bench {
     bench_proc_t proc[BENCH_PIDS];
     int64_t      t0, t1;   /* window start and end (ns) */
     double       self0, self1; /* this process's CPU (ms) then */
-    int64_t     *arr;      /* --period: arrival times */
+    int64_t     *arr;      /* --period: arrival times (read by the player) */
     long         narr;
+    int64_t     *arrk;     /* and when the kernel put each in its socket (SO_TIMESTAMPNS,
+                              CLOCK_REALTIME): the server's part without this process's
+                              own wait for a CPU */
+    long         narrk;
     int          reported;
     int          stalls, nstalled;   /* --stalls: how many, how many done */
     int64_t      stall_t[2 * 16];    /* start and end of each (ns) */
@@ -161,27 +167,37 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void report_period(const bench_t *b)
+/* the deviations of n arrival times t from the grid t[0] + i x step, one line */
+static void report_deviation(const char *label, const int64_t *t, long n, int64_t step)
 {
-    long n = b->narr;
-    int64_t step = (int64_t)(b->step_ms * 1e6);
-    int64_t *dev = calloc((size_t)n, sizeof *dev);
+    int64_t *dev = calloc((size_t)(n > 0 ? n : 1), sizeof *dev);
     if (n < 2 || !dev) {
         free(dev);
         return;
     }
-    const int64_t *t = b->arr;
     for (long i = 0; i < n; i++) {
         int64_t d = t[i] - (t[0] + i * step);
         dev[i] = d < 0 ? -d : d;
     }
     qsort(dev, (size_t)n, sizeof *dev, cmp_i64);
+    printf("  %-22s p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", label, dev[n / 2] / 1e6,
+           dev[(n * 99) / 100] / 1e6, dev[n - 1] / 1e6);
+    free(dev);
+}
+
+static void report_period(const bench_t *b)
+{
+    long n = b->narr;
+    int64_t step = (int64_t)(b->step_ms * 1e6);
+    const int64_t *t = b->arr;
+    if (n < 2)
+        return;
     printf("  sense_body arrivals    %ld cycles, mean period %.4f ms, drift %+.3f ms\n", n,
            (double)(t[n - 1] - t[0]) / (double)(n - 1) / 1e6,
            (double)(t[n - 1] - t[0] - (n - 1) * step) / 1e6);
-    printf("  deviation from ideal   p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
-           dev[n / 2] / 1e6, dev[(n * 99) / 100] / 1e6, dev[n - 1] / 1e6);
-    free(dev);
+    report_deviation("deviation from ideal", t, n, step);
+    if (b->narrk == n)
+        report_deviation("deviation at socket", b->arrk, b->narrk, step);
 }
 
 static int cmp_f(const void *a, const void *b)
@@ -290,8 +306,27 @@ static void report(bench_t *b)
     fflush(stdout);
 }
 
-/* a sense_body of player 1 at game time t */
-static void on_time(bench_t *b, int t)
+/* one datagram, and the kernel's time stamp of it if the socket gives one (*kts) */
+static ssize_t recv_stamped(int fd, char *buf, size_t len, int64_t *kts)
+{
+    char ctl[CMSG_SPACE(sizeof(struct timespec))];
+    struct iovec iov = { buf, len };
+    struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                        .msg_controllen = sizeof ctl };
+    ssize_t n = recvmsg(fd, &m, 0);
+    for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+            struct timespec ts;
+            memcpy(&ts, CMSG_DATA(c), sizeof ts);
+            *kts = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+        }
+    }
+    return n;
+}
+
+/* a sense_body of player 1 at game time t, put in its socket at kts (realtime ns; 0
+ * unknown) */
+static void on_time(bench_t *b, int t, int64_t kts)
 {
     if (b->reported || b->to <= b->from)
         return;
@@ -304,8 +339,11 @@ static void on_time(bench_t *b, int t)
         printf("rcss-benchplayers: window start at cycle %d\n", t);
         fflush(stdout);
     }
-    if (b->t0 && b->period && b->narr <= b->to - b->from)
+    if (b->t0 && b->period && b->narr <= b->to - b->from) {
         b->arr[b->narr++] = now;
+        if (kts > 0 && b->arrk)
+            b->arrk[b->narrk++] = kts;
+    }
     if (b->t0 && t >= b->to) {
         b->t1 = now;
         b->self1 = self_cpu_ms();
@@ -405,7 +443,9 @@ int main(int argc, char **argv)
         return 1;
     }
     init.sin_port = htons((uint16_t)atoi(argv[1]));
-    if (b.period && b.to > b.from && !(b.arr = calloc((size_t)(b.to - b.from + 1), sizeof *b.arr)))
+    if (b.period && b.to > b.from
+        && (!(b.arr = calloc((size_t)(b.to - b.from + 1), sizeof *b.arr))
+            || !(b.arrk = calloc((size_t)(b.to - b.from + 1), sizeof *b.arrk))))
         return 1;
     struct sigaction sa = { .sa_handler = on_signal };
     sigaction(SIGINT, &sa, NULL);
@@ -418,6 +458,10 @@ int main(int argc, char **argv)
          * 150 ms, at two moments of the cycle 50 ms apart: its phases tell whether the
          * timer's grid held (protocol 19's normal view sees with every other sense_body) */
         int version = b.stalls && i % 2 ? 12 : 19;
+        if (i == 0 && pfd[i].fd >= 0) {
+            int on = 1;
+            setsockopt(pfd[i].fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+        }
         if (pfd[i].fd < 0
             || connect_one(pfd[i].fd, &init, i % 2 ? "BenchR" : "BenchL", version, &srv[i]) < 0)
             return 1;
@@ -441,7 +485,8 @@ int main(int argc, char **argv)
         for (int i = 0; r > 0 && i < n; i++) {
             if (!(pfd[i].revents & POLLIN))
                 continue;
-            ssize_t len = recv(pfd[i].fd, buf, sizeof buf - 1, 0);
+            int64_t kts = 0;
+            ssize_t len = recv_stamped(pfd[i].fd, buf, sizeof buf - 1, &kts);
             if (len <= 0)
                 continue;
             buf[len] = '\0';
@@ -451,7 +496,7 @@ int main(int argc, char **argv)
             } else if (strncmp(buf, "(sense_body ", 12) == 0) {
                 b.last_sb[i] = now_ns();
                 if (i == 0)
-                    on_time(&b, atoi(buf + 12));
+                    on_time(&b, atoi(buf + 12), kts);
             } else if (b.stalls && strncmp(buf, "(see ", 5) == 0) {
                 on_see(&b, i);
             }
@@ -463,6 +508,7 @@ int main(int argc, char **argv)
     }
     printf("rcss-benchplayers: answered %ld (think)\n", thinks);
     free(b.arr);
+    free(b.arrk);
     free(b.see);
     return 0;
 }

@@ -21,7 +21,7 @@
 Test(layout, header)
 {
     /* the version is pinned with the numbers: bumping it forces a visit here */
-    cr_assert_eq(SHM_LAYOUT_VERSION, 10u, "SHM_LAYOUT_VERSION changed: update every number in this file");
+    cr_assert_eq(SHM_LAYOUT_VERSION, 11u, "SHM_LAYOUT_VERSION changed: update every number in this file");
     cr_assert_eq(SHM_MAGIC, 0x52435357u);
     PIN_SIZE(shm_header_sh_t, 264);
     PIN_OFF(shm_header_sh_t, magic, 0);
@@ -64,11 +64,11 @@ Test(layout, state)
 
 Test(layout, params)
 {
-    PIN_SIZE(shm_params_sh_t, 67592);
+    PIN_SIZE(shm_params_sh_t, 84488);
     PIN_OFF(shm_params_sh_t, count, 0);
     PIN_OFF(shm_params_sh_t, _pad0, 4);
     PIN_OFF(shm_params_sh_t, num, 8);
-    PIN_OFF(shm_params_sh_t, str, 2056);
+    PIN_OFF(shm_params_sh_t, str, 2568);
 }
 
 Test(layout, ptype)
@@ -344,25 +344,25 @@ Test(layout, proc)
 
 Test(layout, region)
 {
-    PIN_SIZE(shm_region_sh_t, 6266848);
+    PIN_SIZE(shm_region_sh_t, 6283744);
     PIN_OFF(shm_region_sh_t, hdr, 0);
     PIN_OFF(shm_region_sh_t, params, 264);
-    PIN_OFF(shm_region_sh_t, ptypes, 67856);
-    PIN_OFF(shm_region_sh_t, team, 76056);
-    PIN_OFF(shm_region_sh_t, netgw, 76104);
-    PIN_OFF(shm_region_sh_t, monitorgw, 2375112);
-    PIN_OFF(shm_region_sh_t, client, 2518800);
-    PIN_OFF(shm_region_sh_t, cmd, 2522800);
-    PIN_OFF(shm_region_sh_t, monitor, 2961200);
-    PIN_OFF(shm_region_sh_t, snap, 3354416);
-    PIN_OFF(shm_region_sh_t, events, 3657520);
-    PIN_OFF(shm_region_sh_t, coach, 4804416);
-    PIN_OFF(shm_region_sh_t, recorder, 4804496);
-    PIN_OFF(shm_region_sh_t, rec, 4948184);
-    PIN_OFF(shm_region_sh_t, montab, 4948496);
-    PIN_OFF(shm_region_sh_t, runner, 4948512);
-    PIN_OFF(shm_region_sh_t, live, 4951328);
-    PIN_OFF(shm_region_sh_t, state, 4956064);
+    PIN_OFF(shm_region_sh_t, ptypes, 84752);
+    PIN_OFF(shm_region_sh_t, team, 92952);
+    PIN_OFF(shm_region_sh_t, netgw, 93000);
+    PIN_OFF(shm_region_sh_t, monitorgw, 2392008);
+    PIN_OFF(shm_region_sh_t, client, 2535696);
+    PIN_OFF(shm_region_sh_t, cmd, 2539696);
+    PIN_OFF(shm_region_sh_t, monitor, 2978096);
+    PIN_OFF(shm_region_sh_t, snap, 3371312);
+    PIN_OFF(shm_region_sh_t, events, 3674416);
+    PIN_OFF(shm_region_sh_t, coach, 4821312);
+    PIN_OFF(shm_region_sh_t, recorder, 4821392);
+    PIN_OFF(shm_region_sh_t, rec, 4965080);
+    PIN_OFF(shm_region_sh_t, montab, 4965392);
+    PIN_OFF(shm_region_sh_t, runner, 4965408);
+    PIN_OFF(shm_region_sh_t, live, 4968224);
+    PIN_OFF(shm_region_sh_t, state, 4972960);
 }
 
 Test(layout, coach)

@@ -110,13 +110,13 @@ sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req)
     return v;
 }
 
-int sse_viewer_send(sse_viewer_t *v, sse_ev_t *e)
+static int viewer_send(sse_viewer_t *v, sse_ev_t *e, size_t max_queued)
 {
     sse_stream_t *s = v->s;
     struct evhttp_connection *conn = evhttp_request_get_connection(v->req);
     struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent(conn) : NULL;
     struct evbuffer *out = bev ? bufferevent_get_output(bev) : NULL;
-    if (!out || (s->max_queued > 0 && evbuffer_get_length(out) > s->max_queued)) {
+    if (!out || (max_queued > 0 && evbuffer_get_length(out) > max_queued)) {
         s->skipped++;
         return 1;
     }
@@ -132,6 +132,16 @@ int sse_viewer_send(sse_viewer_t *v, sse_ev_t *e)
         return 1;
     }
     return 0;
+}
+
+int sse_viewer_send(sse_viewer_t *v, sse_ev_t *e)
+{
+    return viewer_send(v, e, v->s->max_queued);
+}
+
+int sse_viewer_send_all(sse_viewer_t *v, sse_ev_t *e)
+{
+    return viewer_send(v, e, 0);
 }
 
 void sse_stream_send(sse_stream_t *s, sse_ev_t *e)

@@ -55,6 +55,9 @@ void      sse_ev_unref(sse_ev_t *e);
 sse_viewer_t *sse_stream_add(sse_stream_t *s, struct evhttp_request *req);
 /* e to one viewer: 0 sent, 1 skipped (more than s->max_queued bytes unsent, counted) */
 int  sse_viewer_send(sse_viewer_t *v, sse_ev_t *e);
+/* The same whatever is unsent (a returning viewer's missed frames: by reference, a
+ * chain link each, not a copy) */
+int  sse_viewer_send_all(sse_viewer_t *v, sse_ev_t *e);
 /* e to every viewer */
 void sse_stream_send(sse_stream_t *s, sse_ev_t *e);
 /* Forget every viewer, after evhttp_free has closed their connections (and the

@@ -244,7 +244,7 @@ void mgw_fanout_reply(mgw_t *g, mgw_peer_t *p, const char *text);
 int  mgw_http_start(mgw_t *g);
 void mgw_http_stop(mgw_t *g);
 /* The current frame (JSON show, g->show) to every viewer, after server::http_delay. */
-void mgw_http_frame(mgw_t *g, const char *json, size_t len);
+void mgw_http_frame(mgw_t *g, uint64_t id, const char *json, size_t len);
 /* Browser viewers now (-1 without an HTTP server). */
 static inline int mgw_http_viewers(const mgw_t *g)
 {

@@ -147,7 +147,7 @@ void mgw_fanout_show(mgw_t *g)
                                           MGW_FRAME_MAX + FRAME_STAMP_MAX)
                       : -1;
         if (m > 0 && g->http)
-            mgw_http_frame(g, g->vframe, (size_t)m);
+            mgw_http_frame(g, g->snap.step, g->vframe, (size_t)m); /* id: the publish number */
         if (m > 0)
             mgw_bcast_frame(g, g->vframe, (size_t)m);
     }

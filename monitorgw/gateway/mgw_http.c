@@ -80,8 +80,8 @@ void mgw_http_stop(mgw_t *g)
     g->http = NULL;
 }
 
-void mgw_http_frame(mgw_t *g, const char *json, size_t len)
+void mgw_http_frame(mgw_t *g, uint64_t id, const char *json, size_t len)
 {
-    sse_frame(g->http, json, len);
+    sse_frame(g->http, id, json, len);
 }
 

@@ -59,7 +59,7 @@ void lp_http_frame(lp_t *lp)
         return;
     int n = disp_json_show(&lp->log.frame[lp->play.cur].show, 0, buf, sizeof buf);
     if (n > 0)
-        sse_frame(lp->http, buf, (size_t)n);
+        sse_frame(lp->http, 0, buf, (size_t)n); /* a replay: no ids (frames jump) */
 }
 
 void lp_http_status(lp_t *lp, int after_cmd)

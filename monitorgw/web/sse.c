@@ -1,5 +1,6 @@
 /* sse.c -- the browser monitor's HTTP server (sse.h): the page, the server-sent-events
- * stream of frames (through a ring of the last delay + 1 frames for the broadcast delay)
+ * stream of frames (through a ring of the last frames, for the broadcast delay and for
+ * viewers that come back with a Last-Event-ID)
  * and status events, and POST /cmd handed to the program. Moved out of mgw_http.c so
  * rcss-monitorgw and rcss-logplayer serve the same page the same way. */
 #include <errno.h>
@@ -24,7 +25,9 @@ struct sse {
     sse_opts_t              o;
     sse_stream_t            viewers;
     int                     delay;          /* frames */
-    sse_ev_t              **ring;           /* the last delay + 1 frames */
+    size_t                  nring;          /* max(delay + 1, SSE_KEEP_FRAMES) */
+    sse_ev_t              **ring;           /* the last nring frames */
+    uint64_t               *ids;            /* and their ids */
     uint64_t                nframes;        /* frames put into the ring */
     sse_ev_t               *status;         /* the last status event */
     struct event           *resume_ev;      /* accepting again after descriptors ran out */
@@ -35,7 +38,38 @@ static sse_ev_t *frame_current(const sse_t *h)
 {
     if (h->nframes <= (uint64_t)h->delay)
         return NULL;
-    return h->ring[(h->nframes - 1 - (uint64_t)h->delay) % (uint64_t)(h->delay + 1)];
+    return h->ring[(h->nframes - 1 - (uint64_t)h->delay) % h->nring];
+}
+
+/* A returning viewer (Last-Event-ID: last): the kept frames after last up to the one now
+ * due, in order. 1 if it got any (the current one among them). */
+static int frames_since(const sse_t *h, sse_viewer_t *v, uint64_t last)
+{
+    if (h->nframes <= (uint64_t)h->delay)
+        return 0;
+    uint64_t end = h->nframes - (uint64_t)h->delay; /* frame numbers [first, end) */
+    uint64_t first = h->nframes > h->nring ? h->nframes - h->nring : 0;
+    int sent = 0;
+    for (uint64_t k = first; k < end; k++) {
+        size_t slot = (size_t)(k % h->nring);
+        if (h->ring[slot] && h->ids[slot] > last) {
+            sse_viewer_send_all(v, h->ring[slot]);
+            sent = 1;
+        }
+    }
+    return sent;
+}
+
+/* the Last-Event-ID a returning viewer sent, 0 if none */
+static uint64_t last_event_id(struct evhttp_request *req)
+{
+    const char *s = evhttp_find_header(evhttp_request_get_input_headers(req), "Last-Event-ID");
+    char *end;
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    return errno || *end ? 0 : (uint64_t)v;
 }
 
 static void on_events(struct evhttp_request *req, void *arg)
@@ -50,6 +84,9 @@ static void on_events(struct evhttp_request *req, void *arg)
         return;
     if (h->status)
         sse_viewer_send(v, h->status);
+    uint64_t last = last_event_id(req);
+    if (last && frames_since(h, v, last))
+        return;
     sse_ev_t *f = frame_current(h);
     if (f)
         sse_viewer_send(v, f);
@@ -167,10 +204,12 @@ sse_t *sse_start(struct event_base *base, const sse_opts_t *o, char *err, size_t
     h->o = *o;
     h->viewers.max_queued = SSE_MAX_QUEUED;
     h->delay = o->delay < 0 ? 0 : o->delay > SSE_MAX_DELAY ? SSE_MAX_DELAY : o->delay;
-    h->ring = calloc((size_t)h->delay + 1, sizeof *h->ring);
+    h->nring = (size_t)h->delay + 1 > SSE_KEEP_FRAMES ? (size_t)h->delay + 1 : SSE_KEEP_FRAMES;
+    h->ring = calloc(h->nring, sizeof *h->ring);
+    h->ids = calloc(h->nring, sizeof *h->ids);
     h->http = evhttp_new(base);
     const char *addr = o->bind && o->bind[0] ? o->bind : "0.0.0.0";
-    if (!h->ring || !h->http
+    if (!h->ring || !h->ids || !h->http
         || !(h->sock = evhttp_bind_socket_with_handle(h->http, addr, (uint16_t)o->port))) {
         int e = errno;
         snprintf(err, errlen, "cannot serve http on %s port %d: %s", addr, o->port,
@@ -207,8 +246,9 @@ void sse_stop(sse_t *h)
     if (h->http)
         evhttp_free(h->http); /* closes the connections: every viewer is unlinked */
     sse_stream_clear(&h->viewers);
-    for (int i = 0; h->ring && i <= h->delay; i++)
+    for (size_t i = 0; h->ring && i < h->nring; i++)
         sse_ev_unref(h->ring[i]);
+    free(h->ids);
     sse_ev_unref(h->status);
     free(h->ring);
     free(h);
@@ -241,14 +281,15 @@ struct evhttp *sse_evhttp(sse_t *h)
     return h->http;
 }
 
-void sse_frame(sse_t *h, const char *json, size_t len)
+void sse_frame(sse_t *h, uint64_t id, const char *json, size_t len)
 {
-    sse_ev_t *f = sse_ev_new(0, json, len);
+    sse_ev_t *f = sse_ev_new(id, json, len);
     if (!f)
         return;
-    size_t slot = (size_t)(h->nframes % (uint64_t)(h->delay + 1));
+    size_t slot = (size_t)(h->nframes % h->nring);
     sse_ev_unref(h->ring[slot]);
     h->ring[slot] = f; /* the ring's reference */
+    h->ids[slot] = id;
     h->nframes++;
     sse_ev_t *cur = frame_current(h);
     if (cur)

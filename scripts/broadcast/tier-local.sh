@@ -30,11 +30,8 @@ usage() {
     echo "usage: $0 start|stop|env|pids DIR [NODES]" >&2
     exit 2
 }
-say() { echo "$me: $*" >&2; }
-die() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
+# say, die, free_port, wait_gone, wait_port, stop_daemons
+. "$here/../lib/local-daemons.sh"
 [ $# -ge 2 ] || usage
 cmd=$1
 case $cmd in start | stop | env | pids) ;; *) usage ;; esac
@@ -60,43 +57,8 @@ pid_of() {
 
 # a TCP port from 20000-32767 (under the kernel's ephemeral range) that no local socket
 # uses and that this start has not handed out yet
-taken=" "
-free_port() {
-    local p hex used
-    used=$(awk '{print $2}' /proc/net/tcp /proc/net/tcp6 2>/dev/null)
-    for _ in $(seq 1 200); do
-        p=$((20000 + (RANDOM * 32768 + RANDOM) % 12768))
-        [[ $taken == *" $p "* ]] && continue
-        hex=$(printf '%04X' "$p")
-        if [[ $'\n'$used$'\n' != *":$hex"$'\n'* ]]; then
-            taken="$taken$p "
-            echo "$p"
-            return 0
-        fi
-    done
-    die "no free TCP port found in 20000-32767"
-}
 
-# wait up to $2 tenths of a second for pid $1 to exit
-wait_gone() {
-    local i=0
-    while [ -d "/proc/$1" ] && [ $i -lt "$2" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ ! -d "/proc/$1" ]
-}
 
-# 0 once something accepts TCP connections on 127.0.0.1:$1, within $2 tenths of a second
-wait_port() {
-    local i=0
-    while [ $i -lt "$2" ]; do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
 
 print_env() {
     [ -s "$dir/tier.env" ] || die "$dir: no tier started there"
@@ -114,37 +76,18 @@ print_pids() {
     echo "${out#,}"
 }
 
-# stop the processes named $1 $2 ... (pid files in DIR/run) at once: SIGTERM (nginx:
-# SIGQUIT, a graceful stop that lets its workers leave), SIGKILL after 10 s
-stop_all() {
-    local n pid pids=() names=() i
-    for n in "$@"; do
-        if pid=$(pid_of "$n"); then
-            case $n in node-*) kill -QUIT "$pid" 2>/dev/null || true ;; *) kill -TERM "$pid" 2>/dev/null || true ;; esac
-            pids+=("$pid")
-            names+=("$n")
-        else
-            rm -f "$run/$n.pid"
-        fi
-    done
-    for i in "${!pids[@]}"; do
-        pid=${pids[$i]}
-        n=${names[$i]}
-        if ! wait_gone "$pid" 100; then
-            say "$n (pid $pid) still there 10 s after the stop signal, sending SIGKILL"
-            kill -KILL "$pid" 2>/dev/null || true
-            wait_gone "$pid" 50 || die "$n (pid $pid) does not exit"
-        fi
-        rm -f "$run/$n.pid"
-    done
+
+# nginx stops gracefully on SIGQUIT (open connections are finished)
+daemon_signal() {
+    case $1 in node-*) echo QUIT ;; *) echo TERM ;; esac
 }
 
 do_stop() {
     local nodes
     nodes=$(cd "$run" 2>/dev/null && ls node-*.pid 2>/dev/null | sed 's/\.pid$//') || true
     # shellcheck disable=SC2086
-    stop_all $nodes
-    stop_all redis
+    stop_daemons 100 $nodes
+    stop_daemons 100 redis
 }
 
 node_conf() { # $1 node dir, $2 port, $3 redis port
@@ -185,6 +128,7 @@ do_start() {
     trap '[ $started = 1 ] || do_stop' EXIT
 
     rport=$(free_port)
+    ports=""
     cat >"$dir/redis.conf" <<EOF
 # written by scripts/broadcast/tier-local.sh start $dir
 bind 127.0.0.1
@@ -202,7 +146,9 @@ EOF
     wait_port "$rport" 50 || { tail -5 "$dir/redis.log" >&2 || true; die "redis-server did not come up on port $rport"; }
 
     for k in $(seq 1 "$nodes"); do
-        port=$(free_port)
+        # shellcheck disable=SC2086
+        port=$(free_port "$rport" $ports)
+        ports="$ports $port"
         node_conf "$dir/node-$k" "$port" "$rport"
         nginx -p "$dir/node-$k" -c "$dir/node-$k/nginx.conf" -e "$dir/node-$k/error.log" \
             >>"$dir/node-$k/error.log" 2>&1 &

@@ -26,11 +26,8 @@ usage() {
     echo "usage: $0 start|stop|env DIR" >&2
     exit 2
 }
-say() { echo "$me: $*" >&2; }
-die() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
+# say, die, free_port, wait_gone, stop_daemons
+. "$(cd "$(dirname "$0")" && pwd)/../lib/local-daemons.sh"
 [ $# -eq 2 ] || usage
 cmd=$1
 case $cmd in start | stop | env) ;; *) usage ;; esac
@@ -76,40 +73,7 @@ print_env() {
     echo "# munge's own tools need: munge --socket=$sock (slurm commands read it from SLURM_CONF)"
 }
 
-# wait up to $2 tenths of a second for pid $1 to exit
-wait_gone() {
-    local i=0
-    while [ -d "/proc/$1" ] && [ $i -lt "$2" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ ! -d "/proc/$1" ]
-}
 
-# stop daemons $1 $2 ... at once: SIGTERM, then SIGKILL after 20 s
-stop_daemon() {
-    local n pid pids=() names=() i
-    for n in "$@"; do
-        if pid=$(pid_of "$n"); then
-            kill -TERM "$pid" 2>/dev/null || true
-            pids+=("$pid")
-            names+=("$n")
-        else
-            rm -f "$run/$n.pid"
-        fi
-    done
-    for i in "${!pids[@]}"; do
-        pid=${pids[$i]}
-        n=${names[$i]}
-        if ! wait_gone "$pid" 200; then
-            say "$n (pid $pid) still there 20 s after SIGTERM, sending SIGKILL"
-            kill -KILL "$pid" 2>/dev/null || true
-            wait_gone "$pid" 50 || die "$n (pid $pid) does not exit"
-        fi
-        rm -f "$run/$n.pid"
-        say "stopped $n (pid $pid)"
-    done
-}
 
 # the session of process $1 (the 4th field after the command name in /proc/PID/stat)
 sid_of() {
@@ -164,26 +128,10 @@ do_stop() {
         fi
     fi
     # all three at once: none needs another one to shut down (about 2 s)
-    stop_daemon slurmd slurmctld munged
+    stop_daemons 200 slurmd slurmctld munged
     kill_stepds
 }
 
-# a TCP port from 20000-32767 (under the kernel's ephemeral range) that no local socket
-# uses, other than $1
-free_port() {
-    local p hex i used
-    used=$(awk '{print $2}' /proc/net/tcp /proc/net/tcp6 2>/dev/null)
-    for i in $(seq 1 200); do
-        p=$((20000 + (RANDOM * 32768 + RANDOM) % 12768))
-        [ "$p" = "${1:-}" ] && continue
-        hex=$(printf '%04X' "$p")
-        if [[ $'\n'$used$'\n' != *":$hex"$'\n'* ]]; then
-            echo "$p"
-            return 0
-        fi
-    done
-    die "no free TCP port found in 20000-32767"
-}
 
 write_conf() {
     cat >"$conf.tmp" <<EOF
@@ -352,7 +300,7 @@ do_start() {
         until ! port_taken slurmctld && [[ $(timeout 2 scontrol ping 2>/dev/null) == *"is UP"* ]]; do
             if port_taken slurmctld && [ $attempt -lt 3 ]; then
                 say "port $ctld_port taken, trying other ports"
-                stop_daemon slurmctld 2>/dev/null
+                stop_daemons 200 slurmctld 2>/dev/null
                 continue 2
             fi
             if [ $t -ge 300 ] || { [ $t -ge 20 ] && ! pid_of slurmctld >/dev/null; }; then
@@ -378,7 +326,7 @@ do_start() {
             esac
             if port_taken slurmd && [ $attempt -lt 3 ]; then
                 say "port $slurmd_port taken, trying other ports"
-                stop_daemon slurmd slurmctld 2>/dev/null
+                stop_daemons 200 slurmd slurmctld 2>/dev/null
                 continue 2
             fi
             if [ $t -ge 20 ] && ! pid_of slurmd >/dev/null; then

@@ -83,6 +83,10 @@ clock_case() {
     done
     [ -n "$clock" ] && { wait "$clock" 2>/dev/null || true; }
     [ -n "$viewload" ] && { wait "$viewload" 2>/dev/null || true; }
+    # the monitors' counter ends once every monitor saw the window's last cycle; one that
+    # never does (a server that dropped its frames) is given 30 s, then stopped
+    for _ in $(seq 300); do kill -0 "$mon" 2>/dev/null || break; sleep 0.1; done
+    kill -INT "$mon" 2>/dev/null || true
     wait "$mon" 2>/dev/null || true
     bench_stop
     echo "-- $label"

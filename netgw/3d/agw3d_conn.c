@@ -254,18 +254,29 @@ static agw3d_conn_t *conn_message(agw3d_t *g, agw3d_conn_t *c, const char *text,
     return c->used ? c : NULL;
 }
 
+/* the length a frame's header in `in` announces into *n, the bytes buffered into *have;
+ * 0 while the header is not all there */
+static int frame_peek(struct evbuffer *in, uint32_t *n, size_t *have)
+{
+    uint8_t hdr[FRAME_HDR];
+    *have = evbuffer_get_length(in);
+    if (*have < FRAME_HDR)
+        return 0;
+    evbuffer_copyout(in, hdr, FRAME_HDR);
+    *n = frame_get_len(hdr);
+    return 1;
+}
+
 static void on_read(struct bufferevent *bev, void *arg)
 {
     agw3d_conn_t *c = arg;
     agw3d_t *g = c->g;
     struct evbuffer *in = bufferevent_get_input(bev);
     for (;;) {
-        uint8_t hdr[FRAME_HDR];
-        size_t have = evbuffer_get_length(in);
-        if (have < FRAME_HDR)
+        uint32_t n;
+        size_t have;
+        if (!frame_peek(in, &n, &have))
             return;
-        evbuffer_copyout(in, hdr, FRAME_HDR);
-        uint32_t n = frame_get_len(hdr);
         if (n > AGW3D_MSG_MAX) {
             static const char big[] = "(error parse message_too_long)";
             log_warn("agent slot %d: message of %u bytes, closing", c->slot, (unsigned)n);
@@ -312,12 +323,10 @@ static void on_read_spades(struct bufferevent *bev, void *arg)
     agw3d_t *g = c->g;
     struct evbuffer *in = bufferevent_get_input(bev);
     for (;;) {
-        uint8_t hdr[FRAME_HDR];
-        size_t have = evbuffer_get_length(in);
-        if (have < FRAME_HDR)
+        uint32_t n;
+        size_t have;
+        if (!frame_peek(in, &n, &have))
             return;
-        evbuffer_copyout(in, hdr, FRAME_HDR);
-        uint32_t n = frame_get_len(hdr);
         /* the whole frame if it may be one, else the header and the type byte */
         size_t need = FRAME_HDR + (n > AGW3D_SP_MAX ? 0 : n > 0 ? n : 1);
         size_t avail = have < need ? have : need;

@@ -137,6 +137,12 @@ int ngw_conn_attach(ngw_t *g, int idx, int local_port)
     c->generation = e->generation;
     c->see_count = 0;
     c->since_step = atomic_load(&g->r->hdr.published);
+    /* Synch mode: no (think) goes out for a step up to since_step, so the sim must not
+     * wait for this client's (done) of such a step. A join stores done_step from an
+     * earlier look at the publish counter; a step published in between would be waited
+     * for (up to server::synch_timeout) and never asked for. */
+    if (atomic_load(&e->done_step) < c->since_step)
+        atomic_store(&e->done_step, c->since_step);
     if (e->kind == CLIENT_KIND_PLAYER && e->compression > 0)  /* taken back after a restart */
         ngw_zlib_set(fd, e->compression - 1);
     return 0;

@@ -59,7 +59,7 @@ int mgw_http_start(mgw_t *g)
         return 0;
     sse_opts_t o = { conf_str(&g->conf, SP_bind_address), mgw_status_port(g, port),
                      conf_int(&g->conf, SP_http_delay), mgw_page_html, on_cmd, g, http_admit,
-                     SSE_LIVE_FRAME_MS };
+                     SSE_LIVE_FRAME_MS, SSE_KEEP_FRAMES };
     if (!(g->http = sse_start(g->base, &o, err, sizeof err))) {
         int e = errno;
         log_err("%s", err);

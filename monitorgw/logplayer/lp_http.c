@@ -36,7 +36,7 @@ int lp_http_start(lp_t *lp, int port)
     char err[256];
     if (port <= 0)
         return 0;
-    sse_opts_t o = { lp->bind, port, 0, mgw_page_html, on_cmd, lp, NULL, 0 };
+    sse_opts_t o = { lp->bind, port, 0, mgw_page_html, on_cmd, lp, NULL, 0, 0 };
     if (!(lp->http = sse_start(lp->base, &o, err, sizeof err))) {
         fprintf(stderr, "rcss-logplayer: %s\n", err);
         return -1;

@@ -25,7 +25,7 @@ struct sse {
     sse_opts_t              o;
     sse_stream_t            viewers;
     int                     delay;          /* frames */
-    size_t                  nring;          /* max(delay + 1, SSE_KEEP_FRAMES) */
+    size_t                  nring;          /* max(delay + 1, o.keep) */
     sse_ev_t              **ring;           /* the last nring frames */
     uint64_t               *ids;            /* and their ids */
     uint64_t                nframes;        /* frames put into the ring */
@@ -204,7 +204,8 @@ sse_t *sse_start(struct event_base *base, const sse_opts_t *o, char *err, size_t
     h->o = *o;
     h->viewers.max_queued = SSE_MAX_QUEUED;
     h->delay = o->delay < 0 ? 0 : o->delay > SSE_MAX_DELAY ? SSE_MAX_DELAY : o->delay;
-    h->nring = (size_t)h->delay + 1 > SSE_KEEP_FRAMES ? (size_t)h->delay + 1 : SSE_KEEP_FRAMES;
+    int keep = o->keep < 0 ? 0 : o->keep > SSE_KEEP_FRAMES ? SSE_KEEP_FRAMES : o->keep;
+    h->nring = h->delay + 1 > keep ? (size_t)h->delay + 1 : (size_t)keep;
     h->ring = calloc(h->nring, sizeof *h->ring);
     h->ids = calloc(h->nring, sizeof *h->ids);
     h->http = evhttp_new(base);

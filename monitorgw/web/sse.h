@@ -19,7 +19,8 @@ typedef struct sse sse_t;
 #define SSE_MAX_QUEUED (64 * 1024)   /* bytes a viewer may have unsent */
 #define SSE_MAX_DELAY  6000           /* frames of broadcast delay (10 min of play) */
 #define SSE_CMD_MAX    256            /* longest command body */
-#define SSE_KEEP_FRAMES 600           /* frames kept for returning viewers (60 s of play) */
+#define SSE_KEEP_FRAMES 600           /* frames a live match keeps for returning viewers
+                                         (60 s of play) */
 
 /* POST /cmd: text is the body (NUL-terminated), token what the request carried (header
  * X-Rcss-Token, or ?token=; NULL if neither). Writes the reply (one line) and returns
@@ -42,6 +43,8 @@ typedef struct sse_opts {
     int         min_frame_ms; /* frames to viewers at most this often (a frame that comes
                                  sooner waits, the newest of them is sent when the time
                                  is up); 0: every frame at once */
+    int         keep;       /* frames kept for returning viewers (frames with ids:
+                               SSE_KEEP_FRAMES); 0: none, only the delay's */
 } sse_opts_t;
 
 #define SSE_LIVE_FRAME_MS 20  /* a live match's viewers: 50 frames a second at most (a
@@ -58,7 +61,7 @@ void   sse_stop(sse_t *h);
 /* A frame (JSON object, len bytes without NUL): into the ring, and the frame now due to
  * every viewer. id (increasing; 0 none) is its event id: a viewer that comes back with
  * the Last-Event-ID of the last frame it got (a browser's EventSource does so by itself)
- * first gets every frame after it still kept (the last SSE_KEEP_FRAMES, never one newer
+ * first gets every frame after it still kept (the last sse_opts_t.keep, never one newer
  * than the delay allows), then the live ones: no gap after a short disconnection. */
 void   sse_frame(sse_t *h, uint64_t id, const char *json, size_t len);
 /* A status event (JSON object): to every viewer now, and to each new viewer when it

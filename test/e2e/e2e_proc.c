@@ -165,3 +165,15 @@ void e2e_proc_stop(e2e_proc_t *p)
         close(p->out);
     p->out = -1;
 }
+
+int e2e_sh(const char *line, char *buf, size_t len)
+{
+    FILE *p = popen(line, "r");
+    if (!p)
+        return -1;
+    size_t n = buf ? fread(buf, 1, len - 1, p) : 0;
+    if (buf)
+        buf[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

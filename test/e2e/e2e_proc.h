@@ -16,6 +16,10 @@ typedef struct e2e_proc {
     char   buf[1 << 18];
 } e2e_proc_t;
 
+/* Run a shell line (/bin/sh -c), its stdout into buf (NUL-terminated, at most len - 1
+ * bytes; buf NULL: not read): its exit status, -1 if it did not exit normally. */
+int  e2e_sh(const char *line, char *buf, size_t len);
+
 /* Start $RCSS_BIN_DIR/argv[0] with argv (NULL-terminated). 0 or -1. */
 int  e2e_proc_start(e2e_proc_t *p, const char *const *argv);
 /* Write line plus a newline to its stdin. 0 or -1. */

@@ -53,17 +53,6 @@ static char base[] = "/tmp/rcss-e2e-tier-XXXXXX";
 static char tier[300];
 static int  tier_up;
 
-static int sh(const char *line, char *buf, size_t len)
-{
-    FILE *p = popen(line, "r");
-    if (!p)
-        return -1;
-    size_t n = buf ? fread(buf, 1, len - 1, p) : 0;
-    if (buf)
-        buf[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static void stop_tier(void)
 {
@@ -246,7 +235,7 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     snprintf(cpus, sizeof cpus, "%ld", ncpu > 1 ? ncpu - 1 : 0);
     snprintf(cmd, sizeof cmd, "taskset -c %s scripts/broadcast/tier-local.sh start '%s' 2", cpus,
              tier);
-    int st = sh(cmd, env, sizeof env);
+    int st = e2e_sh(cmd, env, sizeof env);
     cr_assert_eq(st, 0, "tier-local.sh start failed (status %d): %s", st, env);
     tier_up = 1;
     env_value(env, "TIER_PUBLISH", publish, sizeof publish);
@@ -349,7 +338,7 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     char urls[700], pids[512];
     snprintf(urls, sizeof urls, "%s,%s", ev1, ev2);
     snprintf(cmd, sizeof cmd, "scripts/broadcast/tier-local.sh pids '%s'", tier);
-    cr_assert_eq(sh(cmd, pids, sizeof pids), 0);
+    cr_assert_eq(e2e_sh(cmd, pids, sizeof pids), 0);
     pids[strcspn(pids, "\n")] = '\0';
     char nview[16];
     snprintf(nview, sizeof nview, "%d", VIEWERS);

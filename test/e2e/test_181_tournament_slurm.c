@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "e2e.h"
+#include "e2e_proc.h"
 #include "e2e_logs.h"
 #include "e2e_tourn.h"
 
@@ -50,18 +51,6 @@ static int have(const char *prog)
     return system(cmd) == 0;
 }
 
-/* run a shell line, its stdout into buf; the exit status */
-static int sh(const char *line, char *buf, size_t len)
-{
-    FILE *p = popen(line, "r");
-    if (!p)
-        return -1;
-    size_t n = buf ? fread(buf, 1, len - 1, p) : 0;
-    if (buf)
-        buf[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static void stop_cluster(void)
 {
@@ -138,7 +127,7 @@ Test(tournament, slurm_round_robin_scancel_resubmit_resume_and_local, .timeout =
     char cmd[800], env[4096];
     double t0 = e2e_now_ms();
     snprintf(cmd, sizeof cmd, "scripts/slurm/slurm-local.sh start '%s'", cluster);
-    int st = sh(cmd, env, sizeof env);
+    int st = e2e_sh(cmd, env, sizeof env);
     cr_assert_eq(st, 0, "slurm-local.sh start failed (status %d)", st);
     cluster_up = 1;
     char *conf = strstr(env, "SLURM_CONF=");
@@ -191,7 +180,7 @@ Test(tournament, slurm_round_robin_scancel_resubmit_resume_and_local, .timeout =
     }
     cr_expect(linked, "index.html has no link %s while %s plays", want, id);
     snprintf(cmd, sizeof cmd, "scancel %s", job);
-    cr_expect_eq(sh(cmd, NULL, 0), 0, "scancel %s", job);
+    cr_expect_eq(e2e_sh(cmd, NULL, 0), 0, "scancel %s", job);
     cr_log_info("slurm: cancelled job %s (match %s) in play", job, id);
     int status = -1;
     for (double end = e2e_now_ms() + 400000; e2e_now_ms() < end;) {
@@ -234,7 +223,7 @@ Test(tournament, slurm_round_robin_scancel_resubmit_resume_and_local, .timeout =
     cr_expect(strstr(out, "start ") == NULL, "the second run submitted something:\n%s", out);
     cr_expect_eq(e2e_tourn_attempts(sres), 7);
     char q2[4096];
-    cr_expect_eq(sh("squeue -h -o %i", q2, sizeof q2), 0);
+    cr_expect_eq(e2e_sh("squeue -h -o %i", q2, sizeof q2), 0);
     cr_expect_str_eq(q2, "", "jobs in the queue after a run that had nothing to do: %s", q2);
 
     /* 3. the same file on the local backend, two at a time */

@@ -106,6 +106,7 @@ static void mark_sense(ngw_t *g)
             && (n = proto_fullstate(&g->snap, idx, e, g->out, sizeof g->out)) > 0)
             ngw_udp_send_len(g->cl[idx].fd, g->out, (size_t)n);
         ngw_audio_release(g, idx);
+        ngw_udp_batch_flush_fd(g->cl[idx].fd); /* out before the next player's is made */
     }
 }
 
@@ -120,6 +121,7 @@ static void mark_see(ngw_t *g, int synch_see)
         if (++c->see_count >= proto_see_period(&g->r->client[idx])) {
             c->see_count = 0;
             cycle_see(g, idx);
+            ngw_udp_batch_flush_fd(c->fd);
         }
     }
 }

@@ -41,6 +41,8 @@ void ngw_udp_send_raw(int fd, const void *data, size_t n);
  * keeps the batch open) gives each socket its queue in one sendmmsg, in order. */
 void ngw_udp_batch_begin(void);
 void ngw_udp_batch_flush(void);
+/* fd's queue now, the rest stays queued (the batch stays open) */
+void ngw_udp_batch_flush_fd(int fd);
 void ngw_udp_batch_end(void);
 /* Address <-> client-table fields. */
 void ngw_addr_to_entry(const struct sockaddr_storage *a, shm_client_sh_t *e);

@@ -4,8 +4,10 @@
  * socket buffer drops the message rather than block the loop.
  * While a batch is open (a published snapshot being handled, netgw_cycle.c) sends are
  * queued instead, and the flush gives each client's socket its messages of the cycle in
- * one sendmmsg, in the order they were made: sense_body, hears, see, (think) cost one
- * system call per client instead of one each. Sockets themselves come from common/net.c. */
+ * one sendmmsg, in the order they were made. A poll's marks flush each player's queue
+ * as soon as that player's part is made (ngw_udp_batch_flush_fd): the replies and hears
+ * before it go with its sense_body in one system call, and player 1's sense_body does
+ * not wait for the 21 others' (nor the sees for the sees). Sockets themselves come from common/net.c. */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -68,13 +70,25 @@ void ngw_udp_batch_begin(void)
 
 void ngw_udp_batch_flush(void)
 {
-    for (int k = 0; k < batch.nfd; k++)
-        udp_send_chain(batch.byfd[batch.fds[k]].head);
+    for (int k = 0; k < batch.nfd; k++) {
+        int fd = batch.fds[k];
+        if (batch.byfd[fd].gen == batch.gen) /* not sent by ngw_udp_batch_flush_fd */
+            udp_send_chain(batch.byfd[fd].head);
+        batch.byfd[fd].gen = 0;
+    }
     batch.n = 0;
     batch.nfd = 0;
     batch.used = 0;
     if (++batch.gen == 0)
         batch.gen = 1;
+}
+
+void ngw_udp_batch_flush_fd(int fd)
+{
+    if (!batch.on || fd < 0 || fd >= UDP_BATCH_FDS || batch.byfd[fd].gen != batch.gen)
+        return;
+    udp_send_chain(batch.byfd[fd].head);
+    batch.byfd[fd].gen = 0; /* a later message starts a new queue (fds lists it again) */
 }
 
 void ngw_udp_batch_end(void)

@@ -307,13 +307,15 @@ static int sim_serve(sim_t *s)
     if ((rc = sim_region(s)) != 0)
         return rc;
     sim_runner_region(s);
+    /* the reference's last line before its loop, and before any client can be served: a
+     * gateway prints its clients' "connected" lines as soon as it runs */
+    fputs("\nHit CTRL-C to exit\n", stdout);
+    fflush(stdout);
     if (sim_gateways(s) < 0) {
         sim_proc_stop(&s->proc);
         shm_region_destroy(&s->shm);
         return 1;
     }
-    fputs("\nHit CTRL-C to exit\n", stdout); /* the reference's last line before its loop */
-    fflush(stdout);
     sim_run(s);
     rc = sim_shutdown(s);
     return s->proc.fatal ? s->proc.fatal : rc; /* a gateway that could not run wins */

@@ -267,6 +267,7 @@ bench: deps
 	$(MAKE) all
 	REF='$(REF)' scripts/bench-synch.sh $(BUILD)/bin
 	REF='$(REF)' scripts/bench-clock.sh $(BUILD)/bin
+	STALLS=0 NMON=1000 VIEWERS=8000 scripts/bench-clock.sh $(BUILD)/bin
 	STALLS=0 NMON=1000 VIEWERS=10000 REF='$(REF)' scripts/bench-clock.sh $(BUILD)/bin
 	scripts/bench-monitors.sh $(BUILD)/bin
 	scripts/bench-viewers.sh $(BUILD)/bin

@@ -3,6 +3,13 @@
 #include <string.h>
 #include "ws_frame.h"
 
+static void head_add(ws_read_t *r, const uint8_t *p, size_t n)
+{
+    size_t k = WS_READ_HEAD - r->hdlen < n ? WS_READ_HEAD - r->hdlen : n;
+    memcpy(r->head + r->hdlen, p, k);
+    r->hdlen += k;
+}
+
 static void tail_add(ws_read_t *r, const uint8_t *p, size_t n)
 {
     if (n >= WS_READ_TAIL) {
@@ -52,6 +59,7 @@ static int header_done(ws_read_t *r)
     } else {
         r->msg_op = r->opcode;
         r->tlen = 0;
+        r->hdlen = 0;
     }
     return 1;
 }
@@ -93,6 +101,7 @@ int ws_read_feed(ws_read_t *r, const uint8_t *buf, size_t n, ws_read_fn fn, void
             memcpy(r->ctl + r->clen, p, k);
             r->clen += k;
         } else {
+            head_add(r, p, k);
             tail_add(r, p, k);
         }
         p += k;
@@ -130,26 +139,121 @@ size_t ws_frame_client(uint8_t *out, size_t cap, int opcode, const void *payload
     return h + len;
 }
 
-void ws_key(const uint8_t nonce[16], char out[25])
+/* base64 (RFC 4648 §4) of n bytes into out, NUL-terminated */
+static void b64_encode(const uint8_t *d, size_t n, char *out)
 {
     static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    int o = 0;
-    for (int i = 0; i < 16; i += 3) {
-        uint32_t v = (uint32_t)nonce[i] << 16 | (i + 1 < 16 ? (uint32_t)nonce[i + 1] << 8 : 0)
-                   | (i + 2 < 16 ? nonce[i + 2] : 0);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)d[i] << 16 | (i + 1 < n ? (uint32_t)d[i + 1] << 8 : 0)
+                   | (i + 2 < n ? d[i + 2] : 0);
         out[o++] = b64[v >> 18 & 63];
         out[o++] = b64[v >> 12 & 63];
-        out[o++] = i + 1 < 16 ? b64[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < 16 ? b64[v & 63] : '=';
+        out[o++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? b64[v & 63] : '=';
     }
     out[o] = '\0';
 }
 
-size_t ws_handshake(char *out, size_t cap, const char *host, const char *path, const char *key)
+void ws_key(const uint8_t nonce[16], char out[25])
+{
+    b64_encode(nonce, 16, out);
+}
+
+size_t ws_handshake(char *out, size_t cap, const char *host, const char *path, const char *key,
+                    const char *protocol)
 {
     int n = snprintf(out, cap,
                      "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n",
-                     path, host, key);
+                     "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s%s%s\r\n",
+                     path, host, key, protocol ? "Sec-WebSocket-Protocol: " : "",
+                     protocol ? protocol : "", protocol ? "\r\n" : "");
     return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+int ws_meta_id(const ws_read_t *r, char *id, size_t cap)
+{
+    if (r->hdlen < 4 || memcmp(r->head, "id: ", 4) != 0)
+        return -1;
+    const char *nl = memchr(r->head + 4, '\n', r->hdlen - 4);
+    if (!nl || (size_t)(nl - r->head - 4) >= cap)
+        return -1;
+    size_t n = (size_t)(nl - r->head - 4);
+    memcpy(id, r->head + 4, n);
+    id[n] = '\0';
+    return (int)n;
+}
+
+/* ---- SHA-1 (FIPS 180-4 §6.1) ---------------------------------------------------------------- */
+static uint32_t rol(uint32_t x, int k)
+{
+    return x << k | x >> (32 - k);
+}
+
+static void sha1_block(uint32_t h[5], const uint8_t b[64])
+{
+    uint32_t w[80];
+    for (int t = 0; t < 16; t++)
+        w[t] = (uint32_t)b[4 * t] << 24 | (uint32_t)b[4 * t + 1] << 16
+               | (uint32_t)b[4 * t + 2] << 8 | b[4 * t + 3];
+    for (int t = 16; t < 80; t++)
+        w[t] = rol(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
+    uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4];
+    for (int t = 0; t < 80; t++) {
+        uint32_t f, k;
+        if (t < 20) {
+            f = (bb & c) | (~bb & d);
+            k = 0x5a827999;
+        } else if (t < 40) {
+            f = bb ^ c ^ d;
+            k = 0x6ed9eba1;
+        } else if (t < 60) {
+            f = (bb & c) | (bb & d) | (c & d);
+            k = 0x8f1bbcdc;
+        } else {
+            f = bb ^ c ^ d;
+            k = 0xca62c1d6;
+        }
+        uint32_t tmp = rol(a, 5) + f + e + k + w[t];
+        e = d;
+        d = c;
+        c = rol(bb, 30);
+        bb = a;
+        a = tmp;
+    }
+    h[0] += a;
+    h[1] += bb;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+}
+
+void ws_sha1(const void *data, size_t n, uint8_t out[20])
+{
+    uint32_t h[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
+    const uint8_t *p = data;
+    size_t left = n;
+    for (; left >= 64; left -= 64, p += 64)
+        sha1_block(h, p);
+    uint8_t last[128] = { 0 };
+    memcpy(last, p, left);
+    last[left] = 0x80;
+    size_t blocks = left + 9 > 64 ? 2 : 1;
+    uint64_t bits = (uint64_t)n * 8;
+    for (int i = 0; i < 8; i++)
+        last[blocks * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
+    for (size_t i = 0; i < blocks; i++)
+        sha1_block(h, last + 64 * i);
+    for (int i = 0; i < 20; i++)
+        out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+void ws_accept(const char *key, char out[29])
+{
+    static const char guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"; /* RFC 6455 §1.3 */
+    char in[128];
+    int n = snprintf(in, sizeof in, "%s%s", key, guid);
+    uint8_t d[20];
+    ws_sha1(in, n > 0 && (size_t)n < sizeof in ? (size_t)n : 0, d);
+    b64_encode(d, 20, out);
 }

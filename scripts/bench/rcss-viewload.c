@@ -8,7 +8,10 @@
  * for S seconds: frames per viewer, frames per second per viewer, gaps, latency p50/p99/
  * max, and the CPU of the given processes (from /proc/PID/stat) and its own. A viewer
  * whose connection ends connects again after a second, as EventSource does, with the
- * Last-Event-ID of the last frame it got.
+ * Last-Event-ID of the last frame it got. A WebSocket viewer asks for nchan's
+ * ws+meta.nchan subprotocol (each message starts with its id), checks the server's
+ * Sec-WebSocket-Accept against its key, and comes back with ?last_event_id= as nchan's
+ * own client does.
  *
  * usage: rcss-viewload --url URL[,URL...] --viewers N [--mode sse|ws|mix] [--seconds S]
  *                      [--pids [NAME=]PID,...] [--ramp-ms MS] [--cpus LIST] [--json|--row]
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -63,6 +67,7 @@ typedef struct viewer {
         ws_read_t  ws;
     } rd;
     char           last_id[SSE_READ_ID];
+    char           key[25];         /* a WebSocket viewer's Sec-WebSocket-Key */
     uint64_t       last_seq;
     uint64_t       frames, wframes; /* all, in the window */
     uint64_t       gaps;            /* frames missed (publish numbers skipped) */
@@ -98,6 +103,7 @@ static struct {
     uint64_t           nlat, neg_lat;
     double             lat_max_ms;
     uint64_t           failed, reconnects, bad;
+    uint64_t           bad_accept;      /* WebSocket answers with a wrong Sec-WebSocket-Accept */
     struct event      *ramp_ev, *phase_ev;
     char               rbuf[VL_READ];
 } L;
@@ -233,6 +239,9 @@ static void on_ws(void *arg, int opcode, const char *data, size_t len)
 {
     viewer_t *v = arg;
     if (opcode == WS_OP_TEXT || opcode == WS_OP_BINARY) {
+        char id[SSE_READ_ID];
+        if (ws_meta_id(&v->rd.ws, id, sizeof id) >= 0)
+            memcpy(v->last_id, id, sizeof id);
         frame(v, data, len);
     } else if (opcode == WS_OP_PING) {
         uint8_t out[140];
@@ -251,6 +260,42 @@ static int body(viewer_t *v, const char *p, size_t n)
     return sse_read_feed(&v->rd.sse, p, n, on_sse, v);
 }
 
+/* the WebSocket answer's Sec-WebSocket-Accept (the name in any case, the value as sent)
+ * is the one for our key */
+static int accept_ok(const viewer_t *v)
+{
+    char want[29];
+    ws_accept(v->key, want);
+    for (const char *l = strstr(v->head, "\r\n"); l; l = strstr(l + 2, "\r\n")) {
+        if (strncasecmp(l + 2, "sec-websocket-accept:", 21) != 0)
+            continue;
+        const char *val = l + 23;
+        while (*val == ' ' || *val == '\t')
+            val++;
+        return strncmp(val, want, 28) == 0 && (val[28] == '\r' || val[28] == ' ');
+    }
+    return 0;
+}
+
+/* path, and for a returning WebSocket viewer ?last_event_id= (percent-encoded) */
+static const char *ws_path(const viewer_t *v, const char *path, char *out, size_t cap)
+{
+    if (!v->last_id[0])
+        return path;
+    size_t o = (size_t)snprintf(out, cap, "%s%slast_event_id=", path,
+                                strchr(path, '?') ? "&" : "?");
+    for (const char *c = v->last_id; *c && o + 4 < cap; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if ((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')
+            || ch == '-' || ch == '_' || ch == '.')
+            out[o++] = (char)ch;
+        else
+            o += (size_t)snprintf(out + o, cap - o, "%%%02X", ch);
+    }
+    out[o < cap ? o : cap - 1] = '\0';
+    return out;
+}
+
 /* the response head is in v->head (hlen bytes, "\r\n\r\n" at end - 4): 0 or -1 */
 static int head_done(viewer_t *v, size_t end)
 {
@@ -258,6 +303,10 @@ static int head_done(viewer_t *v, size_t end)
     v->head[end] = '\0';
     if (sscanf(v->head, "HTTP/1.%*d %d", &code) != 1 || code != (v->ws ? 101 : 200))
         return -1;
+    if (v->ws && !accept_ok(v)) {
+        L.bad_accept++;
+        return -1;
+    }
     memset(&v->rd, 0, sizeof v->rd);
     for (char *c = v->head; *c; c++)
         *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
@@ -287,9 +336,10 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
             uint8_t nonce[16];
             for (int i = 0; i < 16; i++)
                 nonce[i] = (uint8_t)rand();
-            char key[25];
-            ws_key(nonce, key);
-            n = ws_handshake(req, sizeof req, L.hosthdr[v->url], u->path, key);
+            char path[400];
+            ws_key(nonce, v->key);
+            n = ws_handshake(req, sizeof req, L.hosthdr[v->url],
+                             ws_path(v, u->path, path, sizeof path), v->key, WS_META_PROTOCOL);
         } else {
             int k = snprintf(req, sizeof req,
                              "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n"
@@ -492,14 +542,15 @@ static void report(void)
                                                  p->pid, "percent", pc));
         }
         json_t *o = json_pack("{s:i, s:i, s:i, s:f, s:i, s:i, s:I, s:I, s:f, s:I, s:f, s:f, s:I, "
-                              "s:I, s:I, s:{s:f, s:f, s:f, s:I}, s:o, s:f}",
+                              "s:I, s:I, s:I, s:{s:f, s:f, s:f, s:I}, s:o, s:f}",
                               "viewers", L.n, "sse", L.n - nws, "ws", nws, "seconds", secs,
                               "connected", connected, "with_frames", with, "frames_min",
                               (json_int_t)fmin, "frames_max", (json_int_t)fmax, "frames_mean",
                               fmean, "frames_total", (json_int_t)total, "fps_min",
                               secs > 0 ? fmin / secs : 0.0, "fps_mean",
                               secs > 0 ? fmean / secs : 0.0, "gaps", (json_int_t)gaps,
-                              "failed_connects", (json_int_t)L.failed, "reconnects",
+                              "failed_connects", (json_int_t)L.failed, "bad_accept",
+                              (json_int_t)L.bad_accept, "reconnects",
                               (json_int_t)L.reconnects, "latency_ms", "p50", p50, "p99", p99,
                               "max", L.lat_max_ms, "n", (json_int_t)L.nlat, "cpu", cpu,
                               "self_cpu_percent", (L.self1 - L.self0) / secs * 100);
@@ -536,6 +587,9 @@ static void report(void)
         printf("  note              %llu frames without a stamp, %llu arrived before their "
                "stamp (clocks apart)\n", (unsigned long long)L.bad,
                (unsigned long long)L.neg_lat);
+    if (L.bad_accept)
+        printf("  note              %llu WebSocket answers with a wrong Sec-WebSocket-Accept "
+               "(dropped)\n", (unsigned long long)L.bad_accept);
 }
 
 static void usage(void)

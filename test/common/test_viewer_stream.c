@@ -278,10 +278,90 @@ Test(ws_frame, client_frames_masked_and_handshake)
     ws_key(rfc, key);
     cr_expect_str_eq(key, "AQIDBAUGBwgJCgsMDQ4PEA==");
     char req[512];
-    cr_assert_gt(ws_handshake(req, sizeof req, "127.0.0.1:8080", "/match/live/events", key), 0);
+    cr_assert_gt(ws_handshake(req, sizeof req, "127.0.0.1:8080", "/match/live/events", key,
+                              NULL), 0);
     cr_expect(strstr(req, "GET /match/live/events HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"));
     cr_expect(strstr(req, "Sec-WebSocket-Key: AQIDBAUGBwgJCgsMDQ4PEA==\r\n"));
     cr_expect(strstr(req, "\r\n\r\n"));
+    cr_expect_null(strstr(req, "Protocol"));
+    cr_assert_gt(ws_handshake(req, sizeof req, "h:1", "/e", key, WS_META_PROTOCOL), 0);
+    cr_expect(strstr(req, "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: ws+meta.nchan"
+                          "\r\n\r\n"), "%s", req);
+}
+
+Test(ws_frame, accept_and_sha1)
+{
+    /* FIPS 180's examples: one block, two blocks (the length in the second), empty */
+    uint8_t d[20];
+    char hex[41];
+    const char *in[] = { "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "" };
+    const char *want[] = { "a9993e364706816aba3e25717850c26c9cd0d89d",
+                           "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+                           "da39a3ee5e6b4b0d3255bfef95601890afd80709" };
+    for (int k = 0; k < 3; k++) {
+        ws_sha1(in[k], strlen(in[k]), d);
+        for (int i = 0; i < 20; i++)
+            snprintf(hex + 2 * i, 3, "%02x", d[i]);
+        cr_expect_str_eq(hex, want[k], "%s", in[k]);
+    }
+    static char mil[1000000]; /* a million 'a' */
+    memset(mil, 'a', sizeof mil);
+    ws_sha1(mil, sizeof mil, d);
+    for (int i = 0; i < 20; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    cr_expect_str_eq(hex, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+    /* RFC 6455 §1.3's handshake */
+    char acc[29];
+    ws_accept("dGhlIHNhbXBsZSBub25jZQ==", acc);
+    cr_expect_str_eq(acc, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+}
+
+typedef struct meta_seen {
+    ws_read_t r;
+    int       n;
+    char      id[2][64];  /* each message's id, "(none)" without one */
+    char      tail[2][16];
+} meta_seen_t;
+
+static void on_meta(void *arg, int opcode, const char *data, size_t len)
+{
+    meta_seen_t *m = arg;
+    (void)opcode;
+    if (m->n >= 2)
+        return;
+    if (ws_meta_id(&m->r, m->id[m->n], sizeof m->id[0]) < 0)
+        snprintf(m->id[m->n], sizeof m->id[0], "(none)");
+    size_t k = len < 15 ? len : 15;
+    memcpy(m->tail[m->n], data + len - k, k);
+    m->tail[m->n][k] = '\0';
+    m->n++;
+}
+
+Test(ws_frame, meta_id_at_the_head_stamp_at_the_tail)
+{
+    static char msg[4000];
+    int n = snprintf(msg, sizeof msg, "id: 1764400000:17\ncontent-type: text/plain\n\n{\"x\":\"");
+    memset(msg + n, 'z', sizeof msg - (size_t)n);
+    memcpy(msg + sizeof msg - 9, "\",\"t\":1}", 9);
+    static uint8_t wire[4100];
+    size_t w = server_frame(wire, 1, WS_OP_TEXT, msg, sizeof msg);
+    w += server_frame(wire + w, 1, WS_OP_TEXT, "{\"no\":\"id\"}", 12);
+    static meta_seen_t m;
+    memset(&m, 0, sizeof m);
+    for (size_t i = 0; i < w; i += 7) /* in pieces */
+        cr_assert_eq(ws_read_feed(&m.r, wire + i, i + 7 > w ? w - i : 7, on_meta, &m), 0);
+    cr_assert_eq(m.n, 2);
+    cr_expect_str_eq(m.id[0], "1764400000:17");
+    cr_expect_str_eq(m.tail[0], "zzzzzz\",\"t\":1}");
+    cr_expect_str_eq(m.id[1], "(none)");
+    cr_expect_str_eq(m.tail[1], "{\"no\":\"id\"}");
+    /* an id longer than the caller's buffer is none */
+    char small[5];
+    memset(&m.r, 0, sizeof m.r);
+    memcpy(m.r.head, "id: 123456\n\n", 13);
+    m.r.hdlen = 13;
+    cr_expect_eq(ws_meta_id(&m.r, small, sizeof small), -1);
+    cr_expect_eq(ws_meta_id(&m.r, m.id[0], sizeof m.id[0]), 6);
 }
 
 /* ---- server::broadcast_url ---------------------------------------------------------------- */

@@ -5,7 +5,9 @@
  * 127.0.0.1 and free ports, stopped by their pids at the end.
  *   - a viewer reading node 2 that goes away and comes back to node 1 with the
  *     Last-Event-ID of the last frame it got gets every frame it missed, in order, then
- *     the live ones (the publish numbers in the frames' stamps have no gap);
+ *     the live ones (the publish numbers in the frames' stamps have no gap); the same
+ *     for a WebSocket viewer (nchan's ws+meta.nchan subprotocol, ?last_event_id=),
+ *     whose handshake answer carries the Sec-WebSocket-Accept of its key;
  *   - rcss-viewload opens 10,000 viewers, half server-sent events and half WebSocket,
  *     spread over both nodes: every one connects and gets frames;
  *   - the sim's publish timing does not move: the p99 of how far each cycle's publish
@@ -42,6 +44,7 @@
 #include "frame_stamp.h"
 #include "shm.h"
 #include "sse_read.h"
+#include "ws_frame.h"
 
 #define VIEWERS   10000
 #define CYCLES    50              /* each timing window: 5 s of real time */
@@ -150,6 +153,72 @@ static void watch(int port, const char *path, const char *last_id, int want, int
         if (k <= 0)
             break;
         cr_assert_eq(sse_read_feed(&r, buf, (size_t)k, on_event, g), 0);
+    }
+    close(fd);
+}
+
+/* the same over WebSocket with the ids of ws+meta.nchan, resuming with ?last_event_id= */
+typedef struct ws_got {
+    ws_read_t r;
+    got_t    *g;
+} ws_got_t;
+
+static void on_ws_msg(void *arg, int opcode, const char *data, size_t len)
+{
+    ws_got_t *w = arg;
+    if (opcode != WS_OP_TEXT && opcode != WS_OP_BINARY)
+        return;
+    char id[SSE_READ_ID];
+    if (ws_meta_id(&w->r, id, sizeof id) >= 0)
+        on_event(w->g, id, data, len);
+}
+
+static void watch_ws(int port, const char *path, const char *last_id, int want, int timeout_ms,
+                     got_t *g)
+{
+    int fd = e2e_tcp_connect(port);
+    cr_assert_geq(fd, 0, "cannot connect to node port %d", port);
+    char target[512], req[1024], key[25], acc[29];
+    static char buf[65536];
+    size_t t = (size_t)snprintf(target, sizeof target, "%s", path);
+    if (last_id) { /* percent-encoded, as a browser's URL would carry it */
+        t += (size_t)snprintf(target + t, sizeof target - t, "?last_event_id=");
+        for (const char *c = last_id; *c && t + 4 < sizeof target; c++)
+            t += (size_t)snprintf(target + t, sizeof target - t,
+                                  (*c >= '0' && *c <= '9') ? "%c" : "%%%02X", *c);
+    }
+    const uint8_t nonce[16] = { 'r', 'c', 's', 's', 'w', 's', 'r', 'e', 's', 'u', 'm', 'e',
+                                (uint8_t)port, (uint8_t)(port >> 8), (uint8_t)want, 1 };
+    ws_key(nonce, key);
+    ws_accept(key, acc);
+    char host[32];
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    size_t n = ws_handshake(req, sizeof req, host, target, key, WS_META_PROTOCOL);
+    cr_assert_gt(n, 0);
+    cr_assert_eq(write(fd, req, n), (ssize_t)n);
+    size_t have = e2e_read_until(fd, buf, sizeof buf, 0, 3000, "\r\n\r\n");
+    char *end = strstr(buf, "\r\n\r\n");
+    cr_assert_not_null(end, "no WebSocket answer from the tier: %.200s", buf);
+    cr_assert(strncmp(buf, "HTTP/1.1 101", 12) == 0, "%.300s", buf);
+    char want_acc[64];
+    snprintf(want_acc, sizeof want_acc, "Sec-WebSocket-Accept: %s\r\n", acc);
+    cr_assert(strcasestr(buf, want_acc) != NULL && strcasestr(buf, want_acc) < end,
+              "want %s in %.300s", acc, buf);
+    cr_assert(strcasestr(buf, "Sec-WebSocket-Protocol: ws+meta.nchan") != NULL, "%.300s", buf);
+    static ws_got_t w;
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    size_t off = (size_t)(end + 4 - buf);
+    cr_assert_eq(ws_read_feed(&w.r, (const uint8_t *)buf + off, have - off, on_ws_msg, &w), 0);
+    double until = e2e_now_ms() + timeout_ms;
+    while (g->n < want && e2e_now_ms() < until) {
+        struct pollfd pf = { .fd = fd, .events = POLLIN };
+        if (poll(&pf, 1, 200) <= 0)
+            continue;
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k <= 0)
+            break;
+        cr_assert_eq(ws_read_feed(&w.r, (const uint8_t *)buf, (size_t)k, on_ws_msg, &w), 0);
     }
     close(fd);
 }
@@ -329,6 +398,23 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     fprintf(stderr, "broadcast: resumed on the other node at publish %llu after %llu, "
                     "%d frames in order\n", (unsigned long long)b.seq[0],
             (unsigned long long)a.seq[a.n - 1], b.n);
+    /* the same over WebSocket: node 1, away 1.5 s, back on node 2 */
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    watch_ws(port1, path, NULL, 5, 3000, &a);
+    cr_assert_geq(a.n, 5, "node 1 gave %d WebSocket frames with ids", a.n);
+    for (int i = 1; i < a.n; i++)
+        cr_expect_eq(a.seq[i], a.seq[i - 1] + 1, "a WebSocket gap on node 1 at %d", i);
+    usleep(1500000);
+    watch_ws(port2, path, a.id, 25, 5000, &b);
+    cr_assert_geq(b.n, 25, "node 2 gave %d WebSocket frames after last_event_id %s", b.n, a.id);
+    cr_expect_eq(b.seq[0], a.seq[a.n - 1] + 1, "WebSocket resumed at %llu after %llu",
+                 (unsigned long long)b.seq[0], (unsigned long long)a.seq[a.n - 1]);
+    for (int i = 1; i < b.n; i++)
+        cr_expect_eq(b.seq[i], b.seq[i - 1] + 1, "a WebSocket gap after the resume at %d", i);
+    fprintf(stderr, "broadcast: WebSocket resumed on the other node at publish %llu after "
+                    "%llu, %d frames in order\n", (unsigned long long)b.seq[0],
+            (unsigned long long)a.seq[a.n - 1], b.n);
 
     /* the sim's publish timing with nobody watching */
     double late0, late1;
@@ -356,6 +442,7 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     json_t *r = json_loads(line, 0, NULL);
     cr_assert_not_null(r, "%s", line);
     cr_expect_eq(json_integer_value(json_object_get(r, "connected")), VIEWERS, "%s", line);
+    cr_expect_eq(json_integer_value(json_object_get(r, "bad_accept")), 0, "%s", line);
     cr_expect_eq(json_integer_value(json_object_get(r, "with_frames")), VIEWERS, "%s", line);
     cr_expect_geq(json_integer_value(json_object_get(r, "frames_min")), 1, "%s", line);
     cr_expect_eq(json_integer_value(json_object_get(r, "ws")), VIEWERS / 2);

@@ -107,6 +107,14 @@ clock_case() {
         echo "  $VIEWERS browser viewers (monitorgw's own stream):"
         sed 's/^/    /' "$work/viewers.log"
     fi
+    # what each watcher costs monitorgw: its CPU per cycle (one frame) over the watchers
+    local mgw_ms
+    mgw_ms=$(sed -n 's/^  cpu monitorgw *\([0-9.]*\) ms per cycle.*/\1/p' "$work/players.log")
+    if [ "$kind" = ours ] && [ -n "$mgw_ms" ] && [ $((NMON + VIEWERS)) -gt 0 ]; then
+        awk -v ms="$mgw_ms" -v m="$NMON" -v v="$VIEWERS" 'BEGIN {
+            printf "  cost per watcher  monitorgw %.2f us of CPU per frame for each of the %d monitors and %d viewers\n",
+                   ms * 1000 / (m + v), m, v }'
+    fi
 }
 
 # see phases when the server stalls: the same load plus a busy core; rcss-benchplayers

@@ -7,7 +7,8 @@
  * one sendmmsg, in the order they were made. A poll's marks flush each player's queue
  * as soon as that player's part is made (ngw_udp_batch_flush_fd): the replies and hears
  * before it go with its sense_body in one system call, and player 1's sense_body does
- * not wait for the 21 others' (nor the sees for the sees). Sockets themselves come from common/net.c. */
+ * not wait for the 21 others' (nor the sees for the sees). Sockets themselves come from
+ * common/net.c. */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>

@@ -260,8 +260,14 @@ json_t *sim_events_client(const sim_t *s, int i)
     if (!o)
         return NULL;
     if (side != SHM_SIDE_NONE) {
+        /* a team whose first player joined during this step is in the world from the
+         * next turn on (sim_world_sync_teams), and in the region already: the client
+         * is active after its gateway wrote the name */
+        int k = side == SHM_SIDE_LEFT ? 0 : 1;
+        const char *src = s->world.team[k][0] || !r->team[k].used ? s->world.team[k]
+                                                                    : r->team[k].name;
         char team[SHM_TEAM_NAME_LEN];
-        memcpy(team, s->world.team[side == SHM_SIDE_LEFT ? 0 : 1], sizeof team);
+        memcpy(team, src, sizeof team);
         team[sizeof team - 1] = '\0';
         json_object_set_new(o, "side", json_string(side_name(side)));
         json_object_set_new(o, "team", json_string(team));

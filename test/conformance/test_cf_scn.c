@@ -109,6 +109,7 @@ Test(cf_scn, sleepto_counts_from_the_last_waitafter)
     cr_expect_eq(s.step[1].op, CF_OP_SLEEPTO);
     cr_expect_eq(s.step[1].ms, 5);
     cr_expect_eq(s.step[2].ms, 250);
+    cf_scn_free(&s);
 }
 
 Test(cf_scn, errors_name_the_line)

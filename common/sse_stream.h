@@ -3,7 +3,9 @@
  * and rcss-logplayer), the runner's /match/events (monitorgw/gateway/mgw_status.c) and the 3D
  * browser view (monitorgw/3d/mgw3d_http.c). A stream is a list of viewers, each an
  * unfinished streaming reply; an event is one reference-counted buffer shared by every
- * viewer's connection, never copied per viewer. Never logs. */
+ * viewer's connection, never copied per viewer: sent straight to a viewer's socket when
+ * nothing of its is unsent, else (and what the socket did not take) referenced from its
+ * connection's output. Never logs. */
 #ifndef RCSS_SSE_STREAM_H
 #define RCSS_SSE_STREAM_H
 

@@ -4,7 +4,7 @@
  * browser view (monitorgw/3d/mgw3d_http.c). A stream is a list of viewers, each an
  * unfinished streaming reply; an event is one reference-counted buffer shared by every
  * viewer's connection, never copied per viewer: sent straight to a viewer's socket when
- * nothing of its is unsent, else (and what the socket did not take) referenced from its
+ * nothing is waiting to go to it, else (and what the socket did not take) referenced from its
  * connection's output. Never logs. */
 #ifndef RCSS_SSE_STREAM_H
 #define RCSS_SSE_STREAM_H

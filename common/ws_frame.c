@@ -171,6 +171,33 @@ size_t ws_handshake(char *out, size_t cap, const char *host, const char *path, c
     return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
+size_t ws_resume_target(char *out, size_t cap, const char *path, const char *last_id)
+{
+    int n = snprintf(out, cap, "%s", path);
+    if (n < 0 || (size_t)n >= cap)
+        return 0;
+    size_t o = (size_t)n;
+    if (!last_id || !last_id[0])
+        return o;
+    n = snprintf(out + o, cap - o, "%slast_event_id=", strchr(path, '?') ? "&" : "?");
+    if (n < 0 || (size_t)n >= cap - o)
+        return 0;
+    o += (size_t)n;
+    for (const unsigned char *c = (const unsigned char *)last_id; *c; c++) {
+        int plain = (*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z')
+                    || (*c >= 'a' && *c <= 'z') || *c == '-' || *c == '_' || *c == '.'
+                    || *c == '~';
+        if (o + (plain ? 1 : 3) >= cap)
+            return 0;
+        if (plain)
+            out[o++] = (char)*c;
+        else
+            o += (size_t)snprintf(out + o, cap - o, "%%%02X", *c);
+    }
+    out[o] = '\0';
+    return o;
+}
+
 int ws_meta_id(const ws_read_t *r, char *id, size_t cap)
 {
     if (r->hdlen < 4 || memcmp(r->head, "id: ", 4) != 0)

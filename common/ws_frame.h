@@ -54,6 +54,11 @@ size_t ws_frame_client(uint8_t *out, size_t cap, int opcode, const void *payload
  * length, or 0 if it does not fit. */
 size_t ws_handshake(char *out, size_t cap, const char *host, const char *path, const char *key,
                     const char *protocol);
+/* The request target of a returning ws+meta.nchan client: path, then (unless last_id is
+ * NULL or empty) "?last_event_id=" ("&..." if path has a query) with last_id
+ * percent-encoded (RFC 3986: all but unreserved characters). Its length, or 0 if it
+ * does not fit. */
+size_t ws_resume_target(char *out, size_t cap, const char *path, const char *last_id);
 /* The Sec-WebSocket-Accept a server must answer key with: base64 of the SHA-1 of key and
  * RFC 6455's GUID (28 characters and a NUL). */
 void   ws_accept(const char *key, char out[29]);

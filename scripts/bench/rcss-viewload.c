@@ -277,25 +277,6 @@ static int accept_ok(const viewer_t *v)
     return 0;
 }
 
-/* path, and for a returning WebSocket viewer ?last_event_id= (percent-encoded) */
-static const char *ws_path(const viewer_t *v, const char *path, char *out, size_t cap)
-{
-    if (!v->last_id[0])
-        return path;
-    size_t o = (size_t)snprintf(out, cap, "%s%slast_event_id=", path,
-                                strchr(path, '?') ? "&" : "?");
-    for (const char *c = v->last_id; *c && o + 4 < cap; c++) {
-        unsigned char ch = (unsigned char)*c;
-        if ((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')
-            || ch == '-' || ch == '_' || ch == '.')
-            out[o++] = (char)ch;
-        else
-            o += (size_t)snprintf(out + o, cap - o, "%%%02X", ch);
-    }
-    out[o < cap ? o : cap - 1] = '\0';
-    return out;
-}
-
 /* the response head is in v->head (hlen bytes, "\r\n\r\n" at end - 4): 0 or -1 */
 static int head_done(viewer_t *v, size_t end)
 {
@@ -338,8 +319,9 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
                 nonce[i] = (uint8_t)rand();
             char path[400];
             ws_key(nonce, v->key);
-            n = ws_handshake(req, sizeof req, L.hosthdr[v->url],
-                             ws_path(v, u->path, path, sizeof path), v->key, WS_META_PROTOCOL);
+            n = ws_resume_target(path, sizeof path, u->path, v->last_id) == 0 ? 0
+                : ws_handshake(req, sizeof req, L.hosthdr[v->url], path, v->key,
+                               WS_META_PROTOCOL);
         } else {
             int k = snprintf(req, sizeof req,
                              "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n"

@@ -316,6 +316,23 @@ Test(ws_frame, accept_and_sha1)
     cr_expect_str_eq(acc, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
 }
 
+Test(ws_frame, resume_target)
+{
+    char out[64];
+    cr_expect_eq(ws_resume_target(out, sizeof out, "/match/live/events", NULL), 18);
+    cr_expect_str_eq(out, "/match/live/events");
+    cr_expect_eq(ws_resume_target(out, sizeof out, "/e", ""), 2);
+    cr_expect_str_eq(out, "/e");
+    /* nchan's ids: seconds:tag, and [a,b] for several channels */
+    cr_assert_gt(ws_resume_target(out, sizeof out, "/e", "1764400000:17"), 0);
+    cr_expect_str_eq(out, "/e?last_event_id=1764400000%3A17");
+    cr_assert_gt(ws_resume_target(out, sizeof out, "/e?x=1", "[1:2,3:4] a-_.~"), 0);
+    cr_expect_str_eq(out, "/e?x=1&last_event_id=%5B1%3A2%2C3%3A4%5D%20a-_.~");
+    /* too long: 0, never a cut target */
+    cr_expect_eq(ws_resume_target(out, 20, "/e", "1764400000:17"), 0);
+    cr_expect_eq(ws_resume_target(out, 3, "/events", NULL), 0);
+}
+
 typedef struct meta_seen {
     ws_read_t r;
     int       n;

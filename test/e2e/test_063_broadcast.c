@@ -56,7 +56,6 @@ static char base[] = "/tmp/rcss-e2e-tier-XXXXXX";
 static char tier[300];
 static int  tier_up;
 
-
 static void stop_tier(void)
 {
     char cmd[600];
@@ -180,13 +179,7 @@ static void watch_ws(int port, const char *path, const char *last_id, int want, 
     cr_assert_geq(fd, 0, "cannot connect to node port %d", port);
     char target[512], req[1024], key[25], acc[29];
     static char buf[65536];
-    size_t t = (size_t)snprintf(target, sizeof target, "%s", path);
-    if (last_id) { /* percent-encoded, as a browser's URL would carry it */
-        t += (size_t)snprintf(target + t, sizeof target - t, "?last_event_id=");
-        for (const char *c = last_id; *c && t + 4 < sizeof target; c++)
-            t += (size_t)snprintf(target + t, sizeof target - t,
-                                  (*c >= '0' && *c <= '9') ? "%c" : "%%%02X", *c);
-    }
+    cr_assert_gt(ws_resume_target(target, sizeof target, path, last_id), 0);
     const uint8_t nonce[16] = { 'r', 'c', 's', 's', 'w', 's', 'r', 'e', 's', 'u', 'm', 'e',
                                 (uint8_t)port, (uint8_t)(port >> 8), (uint8_t)want, 1 };
     ws_key(nonce, key);
@@ -221,6 +214,35 @@ static void watch_ws(int port, const char *path, const char *last_id, int want, 
         cr_assert_eq(ws_read_feed(&w.r, (const uint8_t *)buf, (size_t)k, on_ws_msg, &w), 0);
     }
     close(fd);
+}
+
+/* A viewer (watch or watch_ws) gets 5 frames from node `from`, goes away 1.5 s (about
+ * 15 frames) and comes back on node `to` with the id of the last one: every frame since,
+ * in order, then the live ones (no gap in the stamps' publish numbers). */
+typedef void (*watch_fn)(int port, const char *path, const char *last_id, int want,
+                         int timeout_ms, got_t *g);
+
+static void resume_check(const char *how, watch_fn watch_on, int from, int to,
+                         const char *path)
+{
+    static got_t a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    watch_on(from, path, NULL, 5, 3000, &a);
+    cr_assert_geq(a.n, 5, "port %d gave %d %sframes", from, a.n, how);
+    cr_assert(a.id[0], "no %sevent ids from the tier", how);
+    for (int i = 1; i < a.n; i++)
+        cr_expect_eq(a.seq[i], a.seq[i - 1] + 1, "a %sgap on port %d at %d", how, from, i);
+    usleep(1500000);
+    watch_on(to, path, a.id, 25, 5000, &b);
+    cr_assert_geq(b.n, 25, "port %d gave %d %sframes after the id %s", to, b.n, how, a.id);
+    cr_expect_eq(b.seq[0], a.seq[a.n - 1] + 1, "%sresumed at %llu after %llu", how,
+                 (unsigned long long)b.seq[0], (unsigned long long)a.seq[a.n - 1]);
+    for (int i = 1; i < b.n; i++)
+        cr_expect_eq(b.seq[i], b.seq[i - 1] + 1, "a %sgap after the resume at %d", how, i);
+    fprintf(stderr, "broadcast: %sresumed on the other node at publish %llu after %llu, "
+                    "%d frames in order\n", how, (unsigned long long)b.seq[0],
+            (unsigned long long)a.seq[a.n - 1], b.n);
 }
 
 /* ---- the sim's publish timing ---------------------------------------------------------- */
@@ -382,40 +404,9 @@ Test(broadcast, tier_of_two_nodes_10000_viewers_resume_and_publish_timing, .time
     cr_assert_eq(e2e_http_get(url_port(page1), strstr(page1 + 7, "/"), body, sizeof body), 200);
     cr_expect(strstr(body, "new EventSource(\"events\")") != NULL, "%.200s", body);
 
-    /* resume: 5 frames on node 2, away 1.5 s (about 15 frames), back on node 1 */
-    static got_t a, b;
-    watch(port2, path, NULL, 5, 3000, &a);
-    cr_assert_geq(a.n, 5, "node 2 gave %d frames", a.n);
-    cr_assert(a.id[0], "no event ids from the tier");
-    for (int i = 1; i < a.n; i++)
-        cr_expect_eq(a.seq[i], a.seq[i - 1] + 1, "a gap on node 2 at %d", i);
-    usleep(1500000);
-    watch(port1, path, a.id, 25, 5000, &b);
-    cr_assert_geq(b.n, 25, "node 1 gave %d frames after Last-Event-ID %s", b.n, a.id);
-    cr_expect_eq(b.seq[0], a.seq[a.n - 1] + 1, "resumed at %llu after %llu",
-                 (unsigned long long)b.seq[0], (unsigned long long)a.seq[a.n - 1]);
-    for (int i = 1; i < b.n; i++)
-        cr_expect_eq(b.seq[i], b.seq[i - 1] + 1, "a gap after the resume at %d", i);
-    fprintf(stderr, "broadcast: resumed on the other node at publish %llu after %llu, "
-                    "%d frames in order\n", (unsigned long long)b.seq[0],
-            (unsigned long long)a.seq[a.n - 1], b.n);
-    /* the same over WebSocket: node 1, away 1.5 s, back on node 2 */
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    watch_ws(port1, path, NULL, 5, 3000, &a);
-    cr_assert_geq(a.n, 5, "node 1 gave %d WebSocket frames with ids", a.n);
-    for (int i = 1; i < a.n; i++)
-        cr_expect_eq(a.seq[i], a.seq[i - 1] + 1, "a WebSocket gap on node 1 at %d", i);
-    usleep(1500000);
-    watch_ws(port2, path, a.id, 25, 5000, &b);
-    cr_assert_geq(b.n, 25, "node 2 gave %d WebSocket frames after last_event_id %s", b.n, a.id);
-    cr_expect_eq(b.seq[0], a.seq[a.n - 1] + 1, "WebSocket resumed at %llu after %llu",
-                 (unsigned long long)b.seq[0], (unsigned long long)a.seq[a.n - 1]);
-    for (int i = 1; i < b.n; i++)
-        cr_expect_eq(b.seq[i], b.seq[i - 1] + 1, "a WebSocket gap after the resume at %d", i);
-    fprintf(stderr, "broadcast: WebSocket resumed on the other node at publish %llu after "
-                    "%llu, %d frames in order\n", (unsigned long long)b.seq[0],
-            (unsigned long long)a.seq[a.n - 1], b.n);
+    /* resume: 5 frames on one node, away 1.5 s (about 15 frames), back on the other */
+    resume_check("", watch, port2, port1, path);
+    resume_check("WebSocket ", watch_ws, port1, port2, path);
 
     /* the sim's publish timing with nobody watching */
     double late0, late1, q0, q1;

@@ -51,7 +51,6 @@ static int have(const char *prog)
     return system(cmd) == 0;
 }
 
-
 static void stop_cluster(void)
 {
     if (cluster_up) {
